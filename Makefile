@@ -1,0 +1,37 @@
+# Lasker: `make` builds ./lasker (or EXE=path), `make test` runs every test.
+EXE ?= lasker
+CARGO ?= cargo
+# Native CPU for the engine binary the user runs; tests build portable code.
+NATIVE := RUSTFLAGS="-C target-cpu=native"
+
+.PHONY: all build run test bench perft-full clippy fmt clean
+
+all: build
+
+build:
+	$(NATIVE) $(CARGO) build --release
+	cp target/release/lasker $(EXE)
+
+run: build
+	./$(EXE)
+
+# Unit tests, perft suites and the protocol tests against the real binary.
+test:
+	$(CARGO) test --release
+
+bench: build
+	./$(EXE) bench
+
+# Every perft count in positions/, to the deepest depth (minutes).
+perft-full:
+	$(CARGO) test --release -- --ignored perft_full --nocapture
+
+clippy:
+	$(CARGO) clippy --release --all-targets -- -D warnings
+
+fmt:
+	$(CARGO) fmt --check
+
+clean:
+	$(CARGO) clean
+	rm -f lasker

@@ -1,0 +1,86 @@
+//! `bench`: a fixed set of positions searched to a fixed depth on one thread
+//! from a fresh state. The node count is a fingerprint of the search: any
+//! change to search or evaluation that changes behaviour changes it, so it is
+//! quoted in every such commit.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::CastlingMode;
+
+use crate::position::Position;
+use crate::search::{Control, SearchSetup, Searcher};
+use crate::timeman::{Limits, TimeBudget};
+
+pub const DEFAULT_BENCH_DEPTH: u32 = 5;
+
+/// The bench positions, built into the binary so `lasker bench` works from
+/// any directory.
+pub const BENCH_POSITIONS: &str = include_str!("../positions/bench.epd");
+
+pub fn bench_fens() -> impl Iterator<Item = &'static str> {
+    BENCH_POSITIONS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+pub struct BenchResult {
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+impl BenchResult {
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+/// Searches every bench position to `depth`; each search starts fresh.
+pub fn run(depth: u32) -> BenchResult {
+    let start = Instant::now();
+    let mut nodes = 0;
+    for fen in bench_fens() {
+        let pos = Position::from_fen(fen, CastlingMode::Standard).expect("bench FENs are valid");
+        let control = Control::default();
+        let setup = SearchSetup {
+            control: &control,
+            limits: Limits {
+                depth: Some(depth),
+                ..Default::default()
+            },
+            budget: TimeBudget {
+                optimum: None,
+                maximum: None,
+            },
+            start: Instant::now(),
+            multipv: 1,
+            verbose: false,
+        };
+        let mut searcher = Searcher::new(pos, &setup, 0);
+        searcher.iterate();
+        nodes += searcher.nodes;
+    }
+    BenchResult {
+        nodes,
+        elapsed: start.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_positions_are_valid_and_varied() {
+        let fens: Vec<_> = bench_fens().collect();
+        assert!(fens.len() >= 40, "about 40 positions");
+        for fen in &fens {
+            Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        }
+    }
+
+    #[test]
+    fn bench_is_deterministic() {
+        assert_eq!(run(3).nodes, run(3).nodes);
+    }
+}

@@ -1,0 +1,205 @@
+//! Runs searches on their own threads so that the UCI loop keeps answering.
+//!
+//! `Engine::go` starts one main search thread; it starts `Threads - 1` helper
+//! threads (Lazy SMP: same root, shared table, no output), and when its own
+//! search ends it stops them, waits, and prints `bestmove`. Under `go
+//! infinite` and `go ponder` it holds `bestmove` back until `stop` or
+//! `ponderhit`, as the protocol requires.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::Sender;
+use log::debug;
+
+use crate::position::Position;
+use crate::search::{Control, SearchResult, SearchSetup, Searcher};
+use crate::timeman::{Limits, TimeBudget};
+
+/// Stack of each search thread. The search keeps its per-ply data on the
+/// heap, so this is a generous margin for recursion to `MAX_PLY`, not a need.
+pub const SEARCH_STACK_BYTES: usize = 32 * 1024 * 1024;
+
+/// Everything a search needs, copied out of the UCI state at `go`.
+pub struct SearchRequest {
+    pub position: Position,
+    pub limits: Limits,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+}
+
+/// Sent to the UCI loop when a search has printed its `bestmove`.
+#[derive(Debug)]
+pub struct SearchFinished;
+
+#[derive(Default)]
+struct Flags {
+    control: Control,
+    /// `stop` or `quit` from the user (as opposed to a limit reached).
+    stop_requested: AtomicBool,
+    /// Set just before `bestmove` is printed: a `go` that arrives after it
+    /// is a new search, not a second one.
+    finished: AtomicBool,
+    /// The running search is `infinite` or `ponder`: only the user ends it.
+    holds_bestmove: AtomicBool,
+}
+
+pub struct Engine {
+    flags: Arc<Flags>,
+    handle: Option<JoinHandle<()>>,
+    started: Instant,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    pub fn new() -> Self {
+        Engine {
+            flags: Arc::new(Flags::default()),
+            handle: None,
+            started: Instant::now(),
+        }
+    }
+
+    /// Is a search running (one that has not yet printed `bestmove`)?
+    pub fn is_searching(&self) -> bool {
+        self.handle.is_some() && !self.flags.finished.load(Ordering::SeqCst)
+    }
+
+    /// Starts a search. The caller has checked that none is running.
+    pub fn go(&mut self, request: SearchRequest, done: Sender<SearchFinished>) {
+        self.wait();
+        let flags = Arc::clone(&self.flags);
+        flags.control.reset(request.limits.ponder);
+        flags.stop_requested.store(false, Ordering::SeqCst);
+        flags.finished.store(false, Ordering::SeqCst);
+        let holds = request.limits.infinite || request.limits.ponder;
+        flags.holds_bestmove.store(holds, Ordering::SeqCst);
+        self.started = Instant::now();
+        let start = self.started;
+        let handle = thread::Builder::new()
+            .name("search-0".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let result = run_search(&flags, request, start);
+                let best = result.best.map_or("0000".to_string(), |m| result.uci(m));
+                let ponder = result.ponder.map(|m| format!(" ponder {}", result.uci(m)));
+                flags.finished.store(true, Ordering::SeqCst);
+                println!("bestmove {best}{}", ponder.unwrap_or_default());
+                let _ = done.send(SearchFinished);
+            })
+            .expect("spawning the search thread");
+        self.handle = Some(handle);
+    }
+
+    /// `stop`: end the search now; `bestmove` follows from the search thread.
+    pub fn stop(&self) {
+        self.flags.stop_requested.store(true, Ordering::SeqCst);
+        self.flags.control.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// `ponderhit`: the opponent played the expected move; from now on the
+    /// normal time budget applies, counted from this moment.
+    pub fn ponderhit(&self) {
+        let c = &self.flags.control;
+        let now = self.started.elapsed().as_millis() as u64;
+        c.budget_origin_ms.store(now, Ordering::SeqCst);
+        c.pondering.store(false, Ordering::SeqCst);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.is_searching() && self.flags.control.pondering.load(Ordering::SeqCst)
+    }
+
+    /// End of input: a search with a limit may finish (so that `echo "go
+    /// depth 12" | lasker` prints its move); one that only `stop` could end
+    /// is stopped.
+    pub fn finish_or_stop(&mut self) {
+        if self.flags.holds_bestmove.load(Ordering::SeqCst) {
+            self.stop();
+        }
+        self.wait();
+    }
+
+    /// Waits for the running search (if any) to finish.
+    pub fn wait(&mut self) {
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// The finished search with the notation its moves are printed in.
+struct Outcome {
+    position: Position,
+    result: SearchResult,
+}
+
+impl std::ops::Deref for Outcome {
+    type Target = SearchResult;
+    fn deref(&self) -> &SearchResult {
+        &self.result
+    }
+}
+
+impl Outcome {
+    fn uci(&self, m: shakmaty::Move) -> String {
+        self.position.uci(m)
+    }
+}
+
+fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome {
+    let SearchRequest {
+        position,
+        limits,
+        threads,
+        multipv,
+        move_overhead_ms,
+    } = request;
+    let budget = TimeBudget::new(&limits, position.turn(), move_overhead_ms);
+    debug!("search: {limits:?} budget {budget:?} threads {threads}");
+    let hold_bestmove = limits.infinite || limits.ponder;
+    let setup = SearchSetup {
+        control: &flags.control,
+        limits,
+        budget,
+        start,
+        multipv,
+        verbose: true,
+    };
+    let result = thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads.max(1))
+            .map(|id| {
+                let pos = position.clone();
+                let setup = &setup;
+                thread::Builder::new()
+                    .name(format!("search-{id}"))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || Searcher::new(pos, setup, id).iterate())
+                    .expect("spawning a helper thread")
+            })
+            .collect();
+        let result = Searcher::new(position.clone(), &setup, 0).iterate();
+        flags.control.stop.store(true, Ordering::SeqCst);
+        for h in helpers {
+            let _ = h.join();
+        }
+        result
+    });
+    // The protocol forbids `bestmove` before `stop` (infinite) or before
+    // `ponderhit`/`stop` (ponder), even if the search has nothing left to do.
+    while hold_bestmove
+        && !flags.stop_requested.load(Ordering::SeqCst)
+        && (setup.limits.infinite || flags.control.pondering.load(Ordering::SeqCst))
+    {
+        thread::sleep(Duration::from_millis(1));
+    }
+    Outcome { position, result }
+}

@@ -1,0 +1,16 @@
+//! Lasker, a UCI chess engine.
+//!
+//! Dependencies run one way: `uci` → `engine` → `search` → `movepick`,
+//! `eval`, `timeman`, and everything sits on `position`, the wrapper over
+//! shakmaty that keeps the incremental key and the repetition counters.
+//! `perft` and `bench` stand beside the search.
+
+pub mod bench;
+pub mod engine;
+pub mod eval;
+pub mod movepick;
+pub mod perft;
+pub mod position;
+pub mod search;
+pub mod timeman;
+pub mod uci;

@@ -1,0 +1,596 @@
+//! The board the search works on: shakmaty's `Chess` plus what a search needs
+//! beside it.
+//!
+//! * Copy-make: `make` pushes a copy of the position with the move played and
+//!   `unmake` pops it, so the game history and the search path are one stack.
+//! * The 64-bit Zobrist key (shakmaty's Polyglot-compatible `Zobrist64`, en
+//!   passant counted only when a legal en-passant capture exists) is updated
+//!   incrementally on every move from the public key tables; tests check it
+//!   against the from-scratch key.
+//! * The repetition counter table: one small counter per low bits of the key,
+//!   incremented when a position is pushed and decremented when it is popped.
+//!   A counter of 1 proves the current position occurs nowhere else on the
+//!   stack, so the history is scanned only when it is 2 or more.
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, Piece, Position as _,
+    Role, Square,
+};
+
+/// Counters in the repetition table. 4096 one-byte counters fit in L1.
+pub const REPETITION_TABLE_SIZE: usize = 4096;
+
+fn piece_key(square: Square, piece: Piece) -> u64 {
+    Zobrist64::zobrist_for_piece(square, piece).0
+}
+
+fn side_key() -> u64 {
+    Zobrist64::zobrist_for_white_turn().0
+}
+
+fn castling_key(pos: &Chess) -> u64 {
+    let castles = pos.castles();
+    let mut key = 0;
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if castles.has(color, side) {
+                key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+            }
+        }
+    }
+    key
+}
+
+/// The en-passant file that enters the key: only when a legal capture exists,
+/// so that positions which differ only by a useless ep square are the same.
+fn ep_file(pos: &Chess) -> Option<File> {
+    pos.maybe_ep_square()?;
+    pos.legal_ep_square().map(|sq| sq.file())
+}
+
+fn ep_key(file: Option<File>) -> u64 {
+    file.map_or(0, |f| Zobrist64::zobrist_for_en_passant_file(f).0)
+}
+
+/// The key of `pos` computed from scratch (used at set-up and in tests).
+pub fn full_key(pos: &Chess) -> u64 {
+    let z: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
+    z.0
+}
+
+/// One position on the stack.
+#[derive(Clone)]
+struct State {
+    board: Chess,
+    key: u64,
+    ep_file: Option<File>,
+    /// Plies since the last move that makes earlier positions unreachable
+    /// (capture, pawn move, castling-right change) or a null move.
+    reversible_plies: u32,
+    /// The move that led here (`None` at the base and after a null move).
+    last_move: Option<Move>,
+}
+
+/// Counters indexed by the low bits of the key. See the module comment.
+#[derive(Clone)]
+pub struct RepetitionTable {
+    counts: Box<[u8; REPETITION_TABLE_SIZE]>,
+}
+
+impl RepetitionTable {
+    fn new() -> Self {
+        RepetitionTable {
+            counts: Box::new([0; REPETITION_TABLE_SIZE]),
+        }
+    }
+
+    fn index(key: u64) -> usize {
+        key as usize & (REPETITION_TABLE_SIZE - 1)
+    }
+
+    fn add(&mut self, key: u64) {
+        let c = &mut self.counts[Self::index(key)];
+        // A game can't have 255 positions sharing 12 key bits within the
+        // search stack in practice; saturating keeps it sound anyway (a stuck
+        // counter only disables the early exit for that slot).
+        *c = c.saturating_add(1);
+    }
+
+    fn remove(&mut self, key: u64) {
+        let c = &mut self.counts[Self::index(key)];
+        debug_assert!(*c > 0, "repetition counter underflow");
+        *c = c.saturating_sub(1);
+    }
+
+    fn get(&self, key: u64) -> u8 {
+        self.counts[Self::index(key)]
+    }
+
+    /// The counts as a plain slice (for invariant checks in tests).
+    pub fn counts(&self) -> &[u8] {
+        &self.counts[..]
+    }
+}
+
+/// How often the repetition check was decided by the counter alone.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct RepetitionStats {
+    pub checks: u64,
+    pub early_exits: u64,
+}
+
+/// Why a FEN or a move list was refused.
+#[derive(Debug)]
+pub enum SetupError {
+    Fen(String),
+    Move(String),
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::Fen(s) | SetupError::Move(s) => f.write_str(s),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Position {
+    stack: Vec<State>,
+    repetitions: RepetitionTable,
+    pub repetition_stats: RepetitionStats,
+    castling_mode: CastlingMode,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::from_chess(Chess::default(), CastlingMode::Standard)
+    }
+}
+
+impl Position {
+    pub fn from_chess(board: Chess, castling_mode: CastlingMode) -> Self {
+        let key = full_key(&board);
+        let ep_file = ep_file(&board);
+        let mut repetitions = RepetitionTable::new();
+        repetitions.add(key);
+        Position {
+            stack: vec![State {
+                reversible_plies: board.halfmoves(),
+                board,
+                key,
+                ep_file,
+                last_move: None,
+            }],
+            repetitions,
+            repetition_stats: RepetitionStats::default(),
+            castling_mode,
+        }
+    }
+
+    /// Parses a FEN (Shredder/X-FEN castling accepted in Chess960 mode).
+    pub fn from_fen(fen: &str, castling_mode: CastlingMode) -> Result<Self, SetupError> {
+        let parsed: Fen = fen
+            .trim()
+            .parse()
+            .map_err(|e| SetupError::Fen(format!("invalid FEN '{}': {e}", fen.trim())))?;
+        let board: Chess = parsed
+            .into_position(castling_mode)
+            .map_err(|e| SetupError::Fen(format!("impossible position '{}': {e}", fen.trim())))?;
+        Ok(Position::from_chess(board, castling_mode))
+    }
+
+    /// Parses a move in UCI notation and plays it, or says why it can't.
+    pub fn make_uci(&mut self, text: &str) -> Result<Move, SetupError> {
+        let uci: UciMove = text
+            .parse()
+            .map_err(|_| SetupError::Move(format!("malformed move '{text}'")))?;
+        let m = uci
+            .to_move(self.board())
+            .map_err(|_| SetupError::Move(format!("illegal move '{text}' in {}", self.fen())))?;
+        self.make(m);
+        Ok(m)
+    }
+
+    fn top(&self) -> &State {
+        self.stack.last().expect("position stack is never empty")
+    }
+
+    pub fn board(&self) -> &Chess {
+        &self.top().board
+    }
+
+    pub fn key(&self) -> u64 {
+        self.top().key
+    }
+
+    pub fn turn(&self) -> Color {
+        self.board().turn()
+    }
+
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.castling_mode
+    }
+
+    pub fn in_check(&self) -> bool {
+        self.board().is_check()
+    }
+
+    pub fn halfmoves(&self) -> u32 {
+        self.board().halfmoves()
+    }
+
+    pub fn last_move(&self) -> Option<Move> {
+        self.top().last_move
+    }
+
+    /// Number of positions on the stack (game history plus search path).
+    pub fn height(&self) -> usize {
+        self.stack.len()
+    }
+
+    pub fn fen(&self) -> String {
+        Fen::from_position(self.board(), EnPassantMode::Legal).to_string()
+    }
+
+    pub fn piece_count(&self) -> u32 {
+        self.board().board().occupied().count() as u32
+    }
+
+    /// Does the side to move have a piece other than pawns and king?
+    /// (Null-move pruning is unsafe without one: zugzwang.)
+    pub fn has_non_pawn_material(&self, color: Color) -> bool {
+        let b = self.board().board();
+        let ours = b.by_color(color);
+        (ours & !(b.pawns() | b.kings())).any()
+    }
+
+    /// The key after `m` without playing it (for prefetching and ETC).
+    pub fn key_after(&self, m: Move) -> u64 {
+        let mut child = self.board().clone();
+        child.play_unchecked(m);
+        self.child_key(m, &child)
+    }
+
+    fn child_key(&self, m: Move, child: &Chess) -> u64 {
+        let parent = self.top();
+        let us = parent.board.turn();
+        let mut key = parent.key ^ side_key();
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                key ^= piece_key(from, role.of(us));
+                key ^= piece_key(to, promotion.unwrap_or(role).of(us));
+                if let Some(captured) = capture {
+                    key ^= piece_key(to, captured.of(!us));
+                }
+            }
+            Move::EnPassant { from, to } => {
+                let victim = Square::from_coords(to.file(), from.rank());
+                key ^= piece_key(from, Role::Pawn.of(us));
+                key ^= piece_key(to, Role::Pawn.of(us));
+                key ^= piece_key(victim, Role::Pawn.of(!us));
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(king < rook);
+                key ^= piece_key(king, Role::King.of(us));
+                key ^= piece_key(rook, Role::Rook.of(us));
+                key ^= piece_key(side.king_to(us), Role::King.of(us));
+                key ^= piece_key(side.rook_to(us), Role::Rook.of(us));
+            }
+            Move::Put { .. } => unreachable!("no drops in standard chess"),
+        }
+        if parent.board.castles().castling_rights() != child.castles().castling_rights() {
+            key ^= castling_key(&parent.board) ^ castling_key(child);
+        }
+        key ^= ep_key(parent.ep_file) ^ ep_key(ep_file(child));
+        key
+    }
+
+    /// Plays a legal move.
+    pub fn make(&mut self, m: Move) {
+        let mut board = self.board().clone();
+        board.play_unchecked(m);
+        let key = self.child_key(m, &board);
+        let parent = self.top();
+        let irreversible = m.is_zeroing()
+            || parent.board.castles().castling_rights() != board.castles().castling_rights();
+        let reversible_plies = if irreversible {
+            0
+        } else {
+            parent.reversible_plies + 1
+        };
+        let ep_file = ep_file(&board);
+        self.repetitions.add(key);
+        self.stack.push(State {
+            board,
+            key,
+            ep_file,
+            reversible_plies,
+            last_move: Some(m),
+        });
+    }
+
+    /// Passes the turn (null move). The side to move must not be in check.
+    /// A null move cuts the repetition chain: no position before it can recur
+    /// after it in a real game, so the history scan stops there.
+    pub fn make_null(&mut self) {
+        let parent = self.top();
+        debug_assert!(!parent.board.is_check());
+        let board = parent
+            .board
+            .clone()
+            .swap_turn()
+            .expect("passing is legal when not in check");
+        let key = parent.key ^ side_key() ^ ep_key(parent.ep_file);
+        self.repetitions.add(key);
+        self.stack.push(State {
+            board,
+            key,
+            ep_file: None,
+            reversible_plies: 0,
+            last_move: None,
+        });
+    }
+
+    /// Takes back the last `make` or `make_null`.
+    pub fn unmake(&mut self) {
+        debug_assert!(self.stack.len() > 1, "unmake past the base position");
+        if self.stack.len() > 1 {
+            let state = self.stack.pop().expect("checked above");
+            self.repetitions.remove(state.key);
+        }
+    }
+
+    /// Is the current position a draw by repetition for the search?
+    ///
+    /// `plies_from_root` is the distance to the search root: a position that
+    /// recurs inside the search tree is a draw at once (the side that could
+    /// avoid it would), while one that only recurs before the root needs to
+    /// have occurred twice already (three-fold).
+    pub fn is_repetition(&mut self, plies_from_root: usize) -> bool {
+        let state = self.top();
+        let key = state.key;
+        let reach = state.reversible_plies as usize;
+        self.repetition_stats.checks += 1;
+        if self.repetitions.get(key) <= 1 || reach < 4 {
+            self.repetition_stats.early_exits += 1;
+            return false;
+        }
+        let top = self.stack.len() - 1;
+        let mut earlier = 0;
+        let mut distance = 4;
+        while distance <= reach && distance <= top {
+            if self.stack[top - distance].key == key {
+                if distance <= plies_from_root {
+                    return true;
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return true;
+                }
+            }
+            distance += 2;
+        }
+        false
+    }
+
+    /// Fifty-move rule: 100 plies without capture or pawn move, unless the
+    /// last of them delivered mate (the caller checks for mate first).
+    pub fn is_fifty_move_draw(&self) -> bool {
+        self.halfmoves() >= 100
+    }
+
+    /// Neither side can ever mate (K v K, K+minor v K, bishops of one colour).
+    pub fn is_insufficient_material(&self) -> bool {
+        self.board().is_insufficient_material()
+    }
+
+    pub fn repetition_table(&self) -> &RepetitionTable {
+        &self.repetitions
+    }
+
+    /// Rebuilds the counters from the stack alone (what they must equal).
+    pub fn expected_repetition_counts(&self) -> Vec<u8> {
+        let mut t = RepetitionTable::new();
+        for s in &self.stack {
+            t.add(s.key);
+        }
+        t.counts().to_vec()
+    }
+
+    /// Encodes a move in 16 bits for the transposition table:
+    /// from (6) | to (6) | promotion role (3). Castling is king-takes-rook.
+    pub fn encode_move(m: Move) -> u16 {
+        let (from, to) = match m {
+            Move::Castle { king, rook } => (king, rook),
+            _ => (m.from().expect("no drops"), m.to()),
+        };
+        let promo = match m {
+            Move::Normal {
+                promotion: Some(r), ..
+            } => r as u16,
+            _ => 0,
+        };
+        from.to_u32() as u16 | ((to.to_u32() as u16) << 6) | (promo << 12)
+    }
+
+    /// Turns a 16-bit move back into a move of this position, if it is
+    /// legal here. A key collision (type-1 error) gives a move of some other
+    /// position; this is where it is caught.
+    pub fn decode_move(&self, code: u16) -> Option<Move> {
+        if code == 0 {
+            return None;
+        }
+        let from = Square::new(u32::from(code & 63));
+        let to = Square::new(u32::from((code >> 6) & 63));
+        let promo = match code >> 12 {
+            0 => None,
+            r => Some(Role::try_from(r as u8).ok()?),
+        };
+        let pos = self.board();
+        let us = pos.turn();
+        let piece = pos.board().piece_at(from)?;
+        if piece.color != us {
+            return None;
+        }
+        let target = pos.board().piece_at(to);
+        let m = match (piece.role, target) {
+            (Role::King, Some(t)) if t.color == us && t.role == Role::Rook => {
+                Move::Castle { king: from, rook: to }
+            }
+            (Role::Pawn, None) if from.file() != to.file() => Move::EnPassant { from, to },
+            _ => Move::Normal {
+                role: piece.role,
+                from,
+                capture: target.filter(|t| t.color != us).map(|t| t.role),
+                to,
+                promotion: promo,
+            },
+        };
+        pos.is_legal(m).then_some(m)
+    }
+
+    /// The move as UCI text in this position's castling notation.
+    pub fn uci(&self, m: Move) -> String {
+        m.to_uci(self.castling_mode).to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tiny deterministic generator so the random games repeat exactly.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    fn random_games(start: &str, mode: CastlingMode, games: usize, seed: u64) {
+        let mut rng = Rng(seed);
+        for _ in 0..games {
+            let mut pos = Position::from_fen(start, mode).unwrap();
+            for _ in 0..200 {
+                let moves = pos.board().legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[(rng.next() % moves.len() as u64) as usize];
+                let before = pos.key();
+                pos.make(m);
+                assert_eq!(pos.key(), full_key(pos.board()), "after {m:?} in {}", pos.fen());
+                // Encoding round-trips for every legal move.
+                pos.unmake();
+                assert_eq!(pos.key(), before);
+                assert_eq!(pos.decode_move(Position::encode_move(m)), Some(m));
+                pos.make(m);
+                if !pos.in_check() && rng.next() % 8 == 0 {
+                    pos.make_null();
+                    assert_eq!(pos.key(), full_key(pos.board()), "null in {}", pos.fen());
+                    pos.unmake();
+                }
+            }
+            assert_eq!(pos.repetition_table().counts(), &pos.expected_repetition_counts()[..]);
+            while pos.height() > 1 {
+                pos.unmake();
+            }
+            assert_eq!(pos.key(), full_key(pos.board()));
+        }
+    }
+
+    #[test]
+    fn incremental_key_matches_full_key_in_random_games() {
+        random_games(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            CastlingMode::Standard,
+            60,
+            0x9e37_79b9_7f4a_7c15,
+        );
+        // Kiwipete: castling both ways, en passant, promotions soon.
+        random_games(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            CastlingMode::Standard,
+            60,
+            12345,
+        );
+        // Promotion-heavy.
+        random_games(
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            CastlingMode::Standard,
+            40,
+            777,
+        );
+    }
+
+    #[test]
+    fn incremental_key_in_chess960() {
+        random_games(
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            CastlingMode::Chess960,
+            60,
+            4242,
+        );
+    }
+
+    #[test]
+    fn polyglot_reference_keys() {
+        let cases = [
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0x463b96181691fc9c),
+            ("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", 0x22a48b5a8e47ff78),
+        ];
+        for (fen, key) in cases {
+            assert_eq!(Position::from_fen(fen, CastlingMode::Standard).unwrap().key(), key);
+        }
+        // The same keys reached by playing the moves.
+        let mut pos = Position::default();
+        for m in ["e2e4", "d7d5", "e4e5", "f7f5"] {
+            pos.make_uci(m).unwrap();
+        }
+        assert_eq!(pos.key(), 0x22a48b5a8e47ff78);
+    }
+
+    #[test]
+    fn repetition_counter_exits_early_and_finds_repeats() {
+        let mut pos = Position::default();
+        assert!(!pos.is_repetition(0));
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            pos.make_uci(m).unwrap();
+        }
+        // Start position again: second occurrence, before a root at ply 0.
+        assert!(!pos.is_repetition(0), "two-fold before the root is not yet a draw");
+        assert!(pos.is_repetition(4), "two-fold inside the tree is a draw");
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            pos.make_uci(m).unwrap();
+        }
+        assert!(pos.is_repetition(0), "three-fold");
+        pos.make_uci("e2e4").unwrap();
+        let before = pos.repetition_stats.early_exits;
+        assert!(!pos.is_repetition(0));
+        assert_eq!(pos.repetition_stats.early_exits, before + 1);
+    }
+
+    #[test]
+    fn bad_input_is_refused() {
+        assert!(Position::from_fen("not a fen", CastlingMode::Standard).is_err());
+        // Two white kings.
+        assert!(Position::from_fen("8/8/8/8/8/8/8/KK5k w - - 0 1", CastlingMode::Standard).is_err());
+        let mut pos = Position::default();
+        assert!(pos.make_uci("e2e5").is_err());
+        assert!(pos.make_uci("zz").is_err());
+        assert_eq!(pos.height(), 1);
+    }
+}

@@ -1,0 +1,538 @@
+//! The search: iterative deepening over a negamax alpha-beta search with a
+//! quiescence search at the leaves.
+//!
+//! One `Searcher` runs per search thread. Thread 0 owns the clock and the
+//! output; the others (Lazy SMP helpers) search the same root silently and
+//! help through the shared transposition table.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use shakmaty::{Move, Position as _, Role};
+
+use crate::eval::evaluate;
+use crate::movepick::MovePicker;
+use crate::position::Position;
+use crate::timeman::{Limits, TimeBudget};
+
+pub const MATE: i32 = 32_000;
+pub const INFINITY: i32 = 32_001;
+pub const MAX_PLY: usize = 128;
+/// Scores at or beyond this are mates (or mated) within `MAX_PLY`.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub const DRAW: i32 = 0;
+
+/// How many nodes pass between looks at the clock.
+const CLOCK_CHECK_INTERVAL: u64 = 1024;
+
+/// State shared by every thread of one search, set by `go`, `stop` and
+/// `ponderhit` from the UCI thread.
+#[derive(Debug, Default)]
+pub struct Control {
+    pub stop: AtomicBool,
+    /// True while a `go ponder` has not yet been answered by `ponderhit`.
+    pub pondering: AtomicBool,
+    /// Milliseconds after the search started at which the time budget starts
+    /// counting (moved forward by `ponderhit`).
+    pub budget_origin_ms: AtomicU64,
+    /// Nodes of all threads, published in batches.
+    pub nodes: AtomicU64,
+}
+
+impl Control {
+    pub fn reset(&self, pondering: bool) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.pondering.store(pondering, Ordering::SeqCst);
+        self.budget_origin_ms.store(0, Ordering::SeqCst);
+        self.nodes.store(0, Ordering::SeqCst);
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// What one search is asked to do; shared read-only by its threads.
+pub struct SearchSetup<'a> {
+    pub control: &'a Control,
+    pub limits: Limits,
+    pub budget: TimeBudget,
+    pub start: Instant,
+    pub multipv: usize,
+    /// Print `info` lines (thread 0 only, and not in bench).
+    pub verbose: bool,
+}
+
+impl SearchSetup<'_> {
+    /// Time counted against the budget (after `ponderhit` if pondering).
+    fn budget_elapsed(&self) -> Duration {
+        let origin = Duration::from_millis(self.control.budget_origin_ms.load(Ordering::Relaxed));
+        self.start.elapsed().saturating_sub(origin)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Score of the last completed search of this move, or -INFINITY if it
+    /// only proved to be worse than the best.
+    pub score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// What a search thread returns.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+pub struct Searcher<'a> {
+    pub pos: Position,
+    setup: &'a SearchSetup<'a>,
+    thread_id: usize,
+    pub nodes: u64,
+    /// Nodes not yet added to `Control::nodes`.
+    unpublished_nodes: u64,
+    seldepth: usize,
+    root_moves: Vec<RootMove>,
+    pv_index: usize,
+    completed_depth: u32,
+    pv_table: Vec<[Option<Move>; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// The principal variation of the last iteration, tried first.
+    pv_hint: [Option<Move>; MAX_PLY],
+    stopped: bool,
+}
+
+/// `score mate N` in moves (negative when being mated), else `score cp X`.
+pub fn format_score(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", (MATE + score) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(pos: Position, setup: &'a SearchSetup<'a>, thread_id: usize) -> Self {
+        Searcher {
+            pos,
+            setup,
+            thread_id,
+            nodes: 0,
+            unpublished_nodes: 0,
+            seldepth: 0,
+            root_moves: Vec::new(),
+            pv_index: 0,
+            completed_depth: 0,
+            pv_table: vec![[None; MAX_PLY]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            pv_hint: [None; MAX_PLY],
+            stopped: false,
+        }
+    }
+
+    /// The legal root moves, restricted by `searchmoves` if given.
+    fn collect_root_moves(&self) -> Vec<RootMove> {
+        let legal = self.pos.board().legal_moves();
+        let wanted = &self.setup.limits.searchmoves;
+        legal
+            .into_iter()
+            .filter(|m| wanted.is_empty() || wanted.iter().any(|w| *w == self.pos.uci(*m)))
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITY,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect()
+    }
+
+    /// Iterative deepening: depth 1, 2, ... until a limit or `stop`.
+    pub fn iterate(&mut self) -> SearchResult {
+        self.root_moves = self.collect_root_moves();
+        if self.root_moves.is_empty() {
+            let score = if self.pos.in_check() { -MATE } else { DRAW };
+            if self.verbose() {
+                println!("info depth 0 score {}", format_score(score));
+            }
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        let max_depth = self
+            .setup
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let multipv = self.setup.multipv.clamp(1, self.root_moves.len());
+        // Helpers start one ply deeper on odd threads so that the threads
+        // don't all search the same tree in lockstep.
+        let first_depth = 1 + (self.thread_id as u32 & 1).min(max_depth - 1);
+
+        for depth in first_depth..=max_depth {
+            for pv_index in 0..multipv {
+                self.pv_index = pv_index;
+                self.seldepth = 0;
+                self.search_root(depth);
+                // Stable: moves that proved only "worse" keep their order.
+                self.root_moves[pv_index..].sort_by_key(|rm| -rm.score);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            self.set_pv_hint();
+            if self.verbose() {
+                self.report(depth, multipv);
+            }
+            if self.iteration_limit_reached(depth) {
+                break;
+            }
+        }
+        self.publish_nodes();
+        let best = &self.root_moves[0];
+        SearchResult {
+            best: Some(best.mv),
+            ponder: best.pv.get(1).copied(),
+            score: best.score,
+            depth: self.completed_depth,
+            nodes: self.nodes,
+        }
+    }
+
+    fn verbose(&self) -> bool {
+        self.setup.verbose && self.thread_id == 0
+    }
+
+    fn set_pv_hint(&mut self) {
+        self.pv_hint = [None; MAX_PLY];
+        for (i, m) in self.root_moves[0].pv.iter().enumerate().take(MAX_PLY) {
+            self.pv_hint[i] = Some(*m);
+        }
+    }
+
+    /// After a completed iteration: is it time to stop?
+    fn iteration_limit_reached(&mut self, depth: u32) -> bool {
+        let setup = self.setup;
+        if setup.control.stopped() {
+            return true;
+        }
+        if let Some(mate) = setup.limits.mate {
+            let best = self.root_moves[0].score;
+            if best >= MATE_BOUND && (MATE - best + 1) / 2 <= mate as i32 {
+                return self.finish_early();
+            }
+        }
+        if setup.limits.depth.is_some_and(|d| depth >= d) {
+            return self.finish_early();
+        }
+        if self.thread_id == 0 && !setup.control.pondering.load(Ordering::Relaxed) {
+            if let Some(opt) = setup.budget.optimum {
+                // The next iteration costs a few times this one: don't start
+                // one that can't finish.
+                if setup.budget_elapsed() >= opt / 2 {
+                    return self.finish_early();
+                }
+            }
+        }
+        depth as usize >= MAX_PLY - 1
+    }
+
+    /// A limit of our own is reached. Stop the other threads; in `infinite`
+    /// or ponder mode the engine waits for `stop`/`ponderhit` before it
+    /// answers, which the caller handles.
+    fn finish_early(&self) -> bool {
+        if self.thread_id == 0 {
+            self.setup.control.stop.store(true, Ordering::SeqCst);
+        }
+        true
+    }
+
+    fn report(&self, depth: u32, multipv: usize) {
+        let elapsed = self.setup.start.elapsed();
+        let nodes = self.setup.control.nodes.load(Ordering::Relaxed) + self.unpublished_nodes;
+        let ms = elapsed.as_millis() as u64;
+        let nps = nodes * 1000 / ms.max(1);
+        for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
+            let pv: Vec<String> = rm.pv.iter().map(|m| self.pos.uci(*m)).collect();
+            println!(
+                "info depth {depth} seldepth {} multipv {} score {} nodes {nodes} nps {nps} \
+                 hashfull {} tbhits 0 time {ms} pv {}",
+                rm.seldepth.max(depth as usize),
+                i + 1,
+                format_score(rm.score),
+                self.hashfull(),
+                pv.join(" ")
+            );
+        }
+    }
+
+    fn hashfull(&self) -> usize {
+        0
+    }
+
+    fn publish_nodes(&mut self) {
+        self.setup
+            .control
+            .nodes
+            .fetch_add(self.unpublished_nodes, Ordering::Relaxed);
+        self.unpublished_nodes = 0;
+    }
+
+    /// Counts a node and, every so often, looks at the limits.
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unpublished_nodes += 1;
+        if self.unpublished_nodes >= CLOCK_CHECK_INTERVAL {
+            self.publish_nodes();
+        }
+        if self.thread_id != 0 || self.completed_depth == 0 {
+            return;
+        }
+        let setup = self.setup;
+        if let Some(limit) = setup.limits.nodes {
+            let all = setup.control.nodes.load(Ordering::Relaxed) + self.unpublished_nodes;
+            if all >= limit {
+                setup.control.stop.store(true, Ordering::SeqCst);
+            }
+        }
+        if self.nodes % CLOCK_CHECK_INTERVAL == 0
+            && !setup.control.pondering.load(Ordering::Relaxed)
+            && setup.budget.maximum.is_some_and(|max| setup.budget_elapsed() >= max)
+        {
+            setup.control.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Has this search been told to stop? Depth 1 always completes so that
+    /// there is a move to play.
+    fn should_stop(&mut self) -> bool {
+        if !self.stopped && self.completed_depth > 0 && self.setup.control.stopped() {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn search_root(&mut self, depth: u32) {
+        let mut alpha = -INFINITY;
+        let beta = INFINITY;
+        for i in self.pv_index..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            self.pos.make(m);
+            let score = -self.negamax(depth as i32 - 1, -beta, -alpha, 1);
+            self.pos.unmake();
+            if self.should_stop() {
+                return;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_index || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv
+                    .extend(self.pv_table[1][..self.pv_len[1]].iter().flatten().copied());
+                alpha = alpha.max(score);
+            } else {
+                rm.score = -INFINITY;
+            }
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv_table.split_at_mut(ply + 1);
+        let child_len = self.pv_len[ply + 1];
+        head[ply][0] = Some(m);
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// Draw by rule inside the search: fifty moves, repetition, or material
+    /// that can't mate.
+    fn is_draw(&mut self, ply: usize) -> bool {
+        if self.pos.is_repetition(ply) {
+            return true;
+        }
+        if self.pos.piece_count() <= 4 && self.pos.is_insufficient_material() {
+            return true;
+        }
+        // Mate on the hundredth ply still counts: only a position with a
+        // legal move is drawn by the fifty-move rule.
+        self.pos.is_fifty_move_draw()
+            && (!self.pos.in_check() || !self.pos.board().legal_moves().is_empty())
+    }
+
+    fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        self.count_node();
+        if self.should_stop() {
+            return DRAW;
+        }
+        if self.is_draw(ply) {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(&self.pos);
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        let moves = self.pos.board().legal_moves();
+        if moves.is_empty() {
+            return if self.pos.in_check() {
+                -MATE + ply as i32
+            } else {
+                DRAW
+            };
+        }
+
+        let mut best = -INFINITY;
+        for m in MovePicker::new(moves, self.pv_hint[ply]) {
+            self.pos.make(m);
+            let score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+            self.pos.unmake();
+            if self.stopped {
+                return DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        self.count_node();
+        if self.should_stop() {
+            return DRAW;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return evaluate(&self.pos);
+        }
+        let in_check = self.pos.in_check();
+        let mut best = -INFINITY;
+        if !in_check {
+            let stand_pat = evaluate(&self.pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let mut moves = self.pos.board().legal_moves();
+        if in_check && moves.is_empty() {
+            return -MATE + ply as i32;
+        }
+        if !in_check {
+            moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+        }
+        for m in MovePicker::new(moves, None) {
+            self.pos.make(m);
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.pos.unmake();
+            if self.stopped {
+                return DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+
+    fn search_fen(fen: &str, depth: u32) -> SearchResult {
+        let control = Control::default();
+        let setup = SearchSetup {
+            control: &control,
+            limits: Limits {
+                depth: Some(depth),
+                ..Default::default()
+            },
+            budget: TimeBudget {
+                optimum: None,
+                maximum: None,
+            },
+            start: Instant::now(),
+            multipv: 1,
+            verbose: false,
+        };
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let mut s = Searcher::new(pos, &setup, 0);
+        s.iterate()
+    }
+
+    #[test]
+    fn mate_in_one_and_two() {
+        let r = search_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 3);
+        assert_eq!(format_score(r.score), "mate 1");
+        assert_eq!(r.best.unwrap().to(), shakmaty::Square::A8);
+        // Mate in 2 with a quiet first move: 1.Kb6 Kb8 2.Rh8#.
+        let r = search_fen("k7/8/2K5/8/8/8/8/7R w - - 0 1", 4);
+        assert_eq!(format_score(r.score), "mate 2");
+    }
+
+    #[test]
+    fn mated_and_stalemated_positions() {
+        let r = search_fen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", 3);
+        assert!(r.best.is_none());
+        assert_eq!(r.score, -MATE);
+        let r = search_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 3);
+        assert!(r.best.is_none());
+        assert_eq!(r.score, DRAW);
+    }
+
+    #[test]
+    fn wins_hanging_queen() {
+        let r = search_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", 3);
+        assert_eq!(r.best.unwrap().to(), shakmaty::Square::D5);
+    }
+
+    #[test]
+    fn score_formatting() {
+        assert_eq!(format_score(MATE - 1), "mate 1");
+        assert_eq!(format_score(MATE - 3), "mate 2");
+        assert_eq!(format_score(-MATE + 2), "mate -1");
+        assert_eq!(format_score(-MATE + 4), "mate -2");
+        assert_eq!(format_score(35), "cp 35");
+    }
+}

@@ -1,0 +1,157 @@
+//! Search limits (`go` parameters) and the time they allow.
+//!
+//! Two budgets come out of a clock: the *optimum*, after which no new
+//! iteration is started, and the *maximum*, at which a running iteration is
+//! abandoned. Both leave `Move Overhead` for the GUI and the pipe, and the
+//! maximum never exceeds a fixed share of the remaining clock, so a short
+//! clock can't make the engine lose on time.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::Color;
+
+/// What `go` asked for. `None` means "no such limit".
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<u64>,
+    pub wtime: Option<i64>,
+    pub btime: Option<i64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub movestogo: Option<u32>,
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Root moves to consider, in UCI notation (empty: all).
+    pub searchmoves: Vec<String>,
+    /// Set by `go perft N`.
+    pub perft: Option<u32>,
+}
+
+impl Limits {
+    /// True when only `stop` (or `ponderhit`) may end the search.
+    pub fn is_infinite(&self) -> bool {
+        self.infinite
+    }
+
+    fn clock(&self, us: Color) -> Option<(i64, u64)> {
+        match us {
+            Color::White => self.wtime.map(|t| (t, self.winc.unwrap_or(0))),
+            Color::Black => self.btime.map(|t| (t, self.binc.unwrap_or(0))),
+        }
+    }
+}
+
+/// The time budget of one search, measured from `start`.
+#[derive(Clone, Debug)]
+pub struct TimeBudget {
+    pub optimum: Option<Duration>,
+    pub maximum: Option<Duration>,
+}
+
+impl TimeBudget {
+    pub fn new(limits: &Limits, us: Color, move_overhead_ms: u64) -> TimeBudget {
+        if let Some(mt) = limits.movetime {
+            let t = Duration::from_millis(mt.saturating_sub(move_overhead_ms).max(1));
+            return TimeBudget {
+                optimum: Some(t),
+                maximum: Some(t),
+            };
+        }
+        let Some((time, inc)) = limits.clock(us) else {
+            return TimeBudget {
+                optimum: None,
+                maximum: None,
+            };
+        };
+        // A negative clock (GUIs send it after a flag) still gets a move.
+        let available = (time.max(0) as u64).saturating_sub(move_overhead_ms).max(1);
+        let moves_to_go = u64::from(limits.movestogo.unwrap_or(30).clamp(1, 50));
+        let share = available / moves_to_go + inc * 3 / 4;
+        // With one move to go the clock is refilled next move: use most of it.
+        let cap = if moves_to_go == 1 {
+            available * 3 / 4
+        } else {
+            available / 2
+        };
+        let optimum = share.min(cap).max(1);
+        let maximum = (optimum * 4).min(available * 4 / 5).max(optimum);
+        TimeBudget {
+            optimum: Some(Duration::from_millis(optimum)),
+            maximum: Some(Duration::from_millis(maximum)),
+        }
+    }
+}
+
+/// A clock that can be restarted (on `ponderhit` the budget counts from then).
+#[derive(Debug)]
+pub struct Stopwatch {
+    start: Instant,
+}
+
+impl Stopwatch {
+    pub fn new() -> Self {
+        Stopwatch {
+            start: Instant::now(),
+        }
+    }
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+impl Default for Stopwatch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetime_leaves_overhead() {
+        let l = Limits {
+            movetime: Some(1000),
+            ..Default::default()
+        };
+        let b = TimeBudget::new(&l, Color::White, 30);
+        assert_eq!(b.maximum, Some(Duration::from_millis(970)));
+    }
+
+    #[test]
+    fn short_clock_never_overdraws() {
+        for time in [-50i64, 0, 1, 10, 50, 200, 1000] {
+            let l = Limits {
+                wtime: Some(time),
+                winc: Some(0),
+                ..Default::default()
+            };
+            let b = TimeBudget::new(&l, Color::White, 10);
+            let max = b.maximum.unwrap().as_millis() as i64;
+            assert!(max >= 1);
+            assert!(time <= 10 || max < time - 10 + 1, "time {time} max {max}");
+        }
+    }
+
+    #[test]
+    fn uses_own_clock() {
+        let l = Limits {
+            wtime: Some(60_000),
+            btime: Some(1_000),
+            ..Default::default()
+        };
+        let w = TimeBudget::new(&l, Color::White, 0).optimum.unwrap();
+        let b = TimeBudget::new(&l, Color::Black, 0).optimum.unwrap();
+        assert!(w > b * 10);
+    }
+
+    #[test]
+    fn no_clock_no_limit() {
+        let b = TimeBudget::new(&Limits::default(), Color::White, 10);
+        assert!(b.optimum.is_none() && b.maximum.is_none());
+    }
+}

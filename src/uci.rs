@@ -1,0 +1,593 @@
+//! The UCI protocol: reads commands, keeps the options and the current
+//! position, and hands searches to the `Engine`.
+//!
+//! Input is read on its own thread and arrives here over a channel, together
+//! with the search thread's "finished" messages, so `stop`, `isready` and
+//! `quit` are answered at once while a search runs. Every malformed command
+//! gets an `info string error: ...` and leaves the state as it was.
+
+use std::io::BufRead;
+use std::time::Instant;
+
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use log::debug;
+use shakmaty::{CastlingMode, Color, Position as _};
+
+use crate::bench;
+use crate::engine::{Engine, SearchFinished, SearchRequest};
+use crate::eval;
+use crate::perft;
+use crate::position::Position;
+use crate::timeman::Limits;
+
+pub const ENGINE_NAME: &str = "Lasker";
+pub const ENGINE_AUTHOR: &str = "the Lasker developers";
+
+const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Writes one protocol line to stdout.
+fn send(line: &str) {
+    println!("{line}");
+}
+
+/// Reports a problem with the input; the engine carries on.
+fn error(msg: &str) {
+    send(&format!("info string error: {msg}"));
+}
+
+#[derive(Clone, Copy, Debug)]
+enum OptionKind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Button,
+}
+
+struct OptionSpec {
+    name: &'static str,
+    kind: OptionKind,
+}
+
+pub const MAX_HASH_MB: i64 = 1 << 20;
+pub const MAX_THREADS: i64 = 256;
+pub const MAX_MULTIPV: i64 = 256;
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "Hash",
+        kind: OptionKind::Spin {
+            default: 16,
+            min: 1,
+            max: MAX_HASH_MB,
+        },
+    },
+    OptionSpec {
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS,
+        },
+    },
+    OptionSpec {
+        name: "Clear Hash",
+        kind: OptionKind::Button,
+    },
+    OptionSpec {
+        name: "Move Overhead",
+        kind: OptionKind::Spin {
+            default: 30,
+            min: 0,
+            max: 5000,
+        },
+    },
+    OptionSpec {
+        name: "MultiPV",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV,
+        },
+    },
+    OptionSpec {
+        name: "Ponder",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: "UCI_Chess960",
+        kind: OptionKind::Check { default: false },
+    },
+];
+
+/// Current option values.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub move_overhead_ms: u64,
+    pub multipv: usize,
+    pub ponder: bool,
+    pub chess960: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            move_overhead_ms: 30,
+            multipv: 1,
+            ponder: false,
+            chess960: false,
+        }
+    }
+}
+
+/// What the loop does after a command.
+#[derive(PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Uci {
+    options: Options,
+    position: Position,
+    engine: Engine,
+    done_tx: Sender<SearchFinished>,
+    done_rx: Receiver<SearchFinished>,
+}
+
+impl Default for Uci {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Uci {
+    pub fn new() -> Self {
+        let (done_tx, done_rx) = unbounded();
+        Uci {
+            options: Options::default(),
+            position: Position::default(),
+            engine: Engine::new(),
+            done_tx,
+            done_rx,
+        }
+    }
+
+    fn castling_mode(&self) -> CastlingMode {
+        CastlingMode::from_chess960(self.options.chess960)
+    }
+
+    /// Runs the commands given on the command line, waits for the search
+    /// they start, and returns.
+    pub fn run_args(&mut self, args: &[String]) {
+        // `lasker bench 8` is one command; `lasker "position ..." "go ..."`
+        // is one command per argument.
+        let commands: Vec<String> = if args.iter().any(|a| a.contains(' ')) {
+            args.to_vec()
+        } else {
+            vec![args.join(" ")]
+        };
+        for c in commands {
+            if self.handle(&c) == Flow::Quit {
+                break;
+            }
+        }
+        self.engine.wait();
+    }
+
+    /// The interactive loop over stdin.
+    pub fn run_stdin(&mut self) {
+        let (line_tx, line_rx) = unbounded::<String>();
+        std::thread::Builder::new()
+            .name("stdin".into())
+            .spawn(move || {
+                let stdin = std::io::stdin();
+                for line in stdin.lock().lines() {
+                    match line {
+                        Ok(l) => {
+                            if line_tx.send(l).is_err() {
+                                break;
+                            }
+                        }
+                        Err(e) => {
+                            debug!("stdin: {e}");
+                            break;
+                        }
+                    }
+                }
+                // Dropping the sender tells the loop that input ended.
+            })
+            .expect("spawning the input thread");
+        let done_rx = self.done_rx.clone();
+        loop {
+            select! {
+                recv(line_rx) -> line => match line {
+                    Ok(l) => {
+                        if self.handle(&l) == Flow::Quit {
+                            break;
+                        }
+                    }
+                    Err(_) => {
+                        debug!("end of input");
+                        self.engine.finish_or_stop();
+                        break;
+                    }
+                },
+                recv(done_rx) -> _ => self.engine.wait(),
+            }
+        }
+    }
+
+    fn quit(&mut self) {
+        self.engine.stop();
+        self.engine.wait();
+    }
+
+    /// Handles one command line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        debug!("<< {line}");
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = tokens.split_first() else {
+            return Flow::Continue;
+        };
+        match cmd {
+            "uci" => self.cmd_uci(),
+            "isready" => send("readyok"),
+            "ucinewgame" => self.cmd_ucinewgame(),
+            "position" => self.cmd_position(args),
+            "go" => self.cmd_go(args),
+            "stop" => self.engine.stop(),
+            "ponderhit" => {
+                if self.engine.is_pondering() {
+                    self.engine.ponderhit();
+                } else {
+                    debug!("ponderhit without a ponder search: ignored");
+                }
+            }
+            "setoption" => self.cmd_setoption(args),
+            "quit" => {
+                self.quit();
+                return Flow::Quit;
+            }
+            "d" => self.cmd_display(),
+            "eval" => {
+                for l in eval::describe(&self.position).lines() {
+                    send(l);
+                }
+            }
+            "bench" => self.cmd_bench(args),
+            "debug" | "register" => {}
+            _ => error(&format!("unknown command '{}'", line.trim())),
+        }
+        Flow::Continue
+    }
+
+    fn cmd_uci(&self) {
+        send(&format!("id name {ENGINE_NAME} {}", env!("CARGO_PKG_VERSION")));
+        send(&format!("id author {ENGINE_AUTHOR}"));
+        for o in OPTIONS {
+            let line = match o.kind {
+                OptionKind::Spin { default, min, max } => {
+                    format!("option name {} type spin default {default} min {min} max {max}", o.name)
+                }
+                OptionKind::Check { default } => {
+                    format!("option name {} type check default {default}", o.name)
+                }
+                OptionKind::Button => format!("option name {} type button", o.name),
+            };
+            send(&line);
+        }
+        send("uciok");
+    }
+
+    /// Commands that change state the search reads must wait for a search
+    /// that has been told to stop; one still running is an error.
+    fn idle_or_error(&mut self, what: &str) -> bool {
+        if self.engine.is_searching() {
+            error(&format!("'{what}' while searching: send 'stop' first"));
+            return false;
+        }
+        self.engine.wait();
+        true
+    }
+
+    fn cmd_ucinewgame(&mut self) {
+        if self.idle_or_error("ucinewgame") {
+            self.position = Position::default();
+        }
+    }
+
+    fn cmd_position(&mut self, args: &[&str]) {
+        match self.parse_position(args) {
+            Ok(pos) => self.position = pos,
+            Err(e) => error(&format!("{e}; position unchanged")),
+        }
+    }
+
+    fn parse_position(&self, args: &[&str]) -> Result<Position, String> {
+        let moves_at = args.iter().position(|&t| t == "moves");
+        let (setup, moves) = match moves_at {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &args[args.len()..]),
+        };
+        let mut pos = match setup.split_first() {
+            Some((&"startpos", [])) => {
+                Position::from_fen(START_FEN, self.castling_mode()).map_err(|e| e.to_string())?
+            }
+            Some((&"fen", fen)) if !fen.is_empty() => {
+                Position::from_fen(&fen.join(" "), self.castling_mode()).map_err(|e| e.to_string())?
+            }
+            _ => {
+                return Err(format!(
+                    "expected 'position startpos|fen <fen> [moves ...]', got 'position {}'",
+                    args.join(" ")
+                ));
+            }
+        };
+        for m in moves {
+            pos.make_uci(m).map_err(|e| e.to_string())?;
+        }
+        Ok(pos)
+    }
+
+    fn cmd_go(&mut self, args: &[&str]) {
+        let limits = match self.parse_go(args) {
+            Ok(l) => l,
+            Err(e) => return error(&format!("{e}; search not started")),
+        };
+        if let Some(depth) = limits.perft {
+            return self.cmd_perft(depth);
+        }
+        if !self.idle_or_error("go") {
+            return;
+        }
+        let request = SearchRequest {
+            position: self.position.clone(),
+            limits,
+            threads: self.options.threads,
+            multipv: self.options.multipv,
+            move_overhead_ms: self.options.move_overhead_ms,
+        };
+        self.engine.go(request, self.done_tx.clone());
+    }
+
+    fn parse_go(&self, args: &[&str]) -> Result<Limits, String> {
+        fn number<T: std::str::FromStr>(name: &str, v: Option<&&str>) -> Result<T, String> {
+            let v = v.ok_or(format!("'{name}' needs a value"))?;
+            v.parse()
+                .map_err(|_| format!("'{name}' value '{v}' is not a valid number"))
+        }
+        const KEYWORDS: &[&str] = &[
+            "searchmoves",
+            "ponder",
+            "wtime",
+            "btime",
+            "winc",
+            "binc",
+            "movestogo",
+            "depth",
+            "nodes",
+            "mate",
+            "movetime",
+            "infinite",
+            "perft",
+        ];
+        let mut l = Limits::default();
+        let mut i = 0;
+        while i < args.len() {
+            let key = args[i];
+            let value = args.get(i + 1);
+            i += 2;
+            match key {
+                "wtime" => l.wtime = Some(number(key, value)?),
+                "btime" => l.btime = Some(number(key, value)?),
+                "winc" => l.winc = Some(number::<i64>(key, value)?.max(0) as u64),
+                "binc" => l.binc = Some(number::<i64>(key, value)?.max(0) as u64),
+                "movestogo" => {
+                    let n: u32 = number(key, value)?;
+                    l.movestogo = (n > 0).then_some(n);
+                }
+                "depth" => {
+                    let d: u32 = number(key, value)?;
+                    if d == 0 || d > 127 {
+                        return Err(format!("depth {d} out of range 1..127"));
+                    }
+                    l.depth = Some(d);
+                }
+                "nodes" => l.nodes = Some(number::<u64>(key, value)?.max(1)),
+                "mate" => {
+                    let m: u32 = number(key, value)?;
+                    if m == 0 {
+                        return Err("mate 0: nothing to search".into());
+                    }
+                    l.mate = Some(m);
+                }
+                "movetime" => l.movetime = Some(number(key, value)?),
+                "perft" => {
+                    let d: u32 = number(key, value)?;
+                    if d > 12 {
+                        return Err(format!("perft depth {d} is too deep (at most 12)"));
+                    }
+                    l.perft = Some(d);
+                }
+                "infinite" => {
+                    l.infinite = true;
+                    i -= 1;
+                }
+                "ponder" => {
+                    l.ponder = true;
+                    i -= 1;
+                }
+                "searchmoves" => {
+                    i -= 1;
+                    while i < args.len() && !KEYWORDS.contains(&args[i]) {
+                        let mut probe = self.position.clone();
+                        let m = probe
+                            .make_uci(args[i])
+                            .map_err(|e| format!("searchmoves: {e}"))?;
+                        l.searchmoves.push(self.position.uci(m));
+                        i += 1;
+                    }
+                }
+                other => return Err(format!("unknown go parameter '{other}'")),
+            }
+        }
+        Ok(l)
+    }
+
+    fn cmd_perft(&mut self, depth: u32) {
+        if !self.idle_or_error("go perft") {
+            return;
+        }
+        let start = Instant::now();
+        let mut pos = self.position.clone();
+        let mut total = 0;
+        for (m, n) in perft::divide(&mut pos, depth) {
+            send(&format!("{m}: {n}"));
+            total += n;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        send("");
+        send(&format!("Nodes searched: {total}"));
+        debug!("perft {depth}: {total} nodes in {secs:.3}s");
+    }
+
+    fn cmd_bench(&mut self, args: &[&str]) {
+        if !self.idle_or_error("bench") {
+            return;
+        }
+        let depth = match args.first() {
+            None => bench::DEFAULT_BENCH_DEPTH,
+            Some(d) => match d.parse::<u32>() {
+                Ok(d) if (1..=64).contains(&d) => d,
+                _ => return error(&format!("bench depth '{d}' is not a number in 1..64")),
+            },
+        };
+        let r = bench::run(depth);
+        send(&format!("{} nodes {} nps", r.nodes, r.nps()));
+    }
+
+    fn cmd_setoption(&mut self, args: &[&str]) {
+        if let Err(e) = self.set_option(args) {
+            error(&e);
+        }
+    }
+
+    fn set_option(&mut self, args: &[&str]) -> Result<(), String> {
+        if args.first() != Some(&"name") {
+            return Err("expected 'setoption name <name> [value <value>]'".into());
+        }
+        let value_at = args.iter().position(|&t| t == "value");
+        let (name_tokens, value) = match value_at {
+            Some(i) => (&args[1..i], Some(args[i + 1..].join(" "))),
+            None => (&args[1..], None),
+        };
+        let name = name_tokens.join(" ");
+        let spec = OPTIONS
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(&name))
+            .ok_or(format!("unknown option '{name}'"))?;
+        if self.engine.is_searching() {
+            return Err(format!("option '{}' can't change while searching", spec.name));
+        }
+        self.engine.wait();
+        match spec.kind {
+            OptionKind::Spin { min, max, .. } => {
+                let v = value.ok_or(format!("option '{}' needs a value", spec.name))?;
+                let n: i64 = v
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("option '{}': '{v}' is not a number", spec.name))?;
+                if n < min || n > max {
+                    return Err(format!(
+                        "option '{}': {n} is out of range {min}..{max}",
+                        spec.name
+                    ));
+                }
+                self.apply_spin(spec.name, n)
+            }
+            OptionKind::Check { .. } => {
+                let v = value.ok_or(format!("option '{}' needs true or false", spec.name))?;
+                let b = match v.trim().to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "option '{}': '{v}' is not true or false",
+                            spec.name
+                        ));
+                    }
+                };
+                match spec.name {
+                    "Ponder" => self.options.ponder = b,
+                    "UCI_Chess960" => self.set_chess960(b),
+                    _ => unreachable!("every check option is handled"),
+                }
+                Ok(())
+            }
+            OptionKind::Button => {
+                debug!("{}: pressed", spec.name);
+                Ok(())
+            }
+        }
+    }
+
+    fn apply_spin(&mut self, name: &str, n: i64) -> Result<(), String> {
+        match name {
+            "Hash" => self.options.hash_mb = n as usize,
+            "Threads" => self.options.threads = n as usize,
+            "Move Overhead" => self.options.move_overhead_ms = n as u64,
+            "MultiPV" => self.options.multipv = n as usize,
+            _ => unreachable!("every spin option is handled"),
+        }
+        Ok(())
+    }
+
+    /// Switching notation re-reads the current position in the new mode, so
+    /// that castling moves are parsed and printed consistently.
+    fn set_chess960(&mut self, on: bool) {
+        self.options.chess960 = on;
+        let mode = CastlingMode::from_chess960(on);
+        if let Ok(p) = Position::from_fen(&self.position.fen(), mode) {
+            self.position = p;
+        }
+    }
+
+    fn cmd_display(&self) {
+        let board = self.position.board().board();
+        let mut out = String::from(" +---+---+---+---+---+---+---+---+\n");
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let sq = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                let c = board.piece_at(sq).map_or(' ', |p| p.char());
+                out.push_str(&format!(" | {c}"));
+            }
+            out.push_str(&format!(" | {}\n +---+---+---+---+---+---+---+---+\n", rank + 1));
+        }
+        out.push_str("   a   b   c   d   e   f   g   h\n");
+        for l in out.lines() {
+            send(l);
+        }
+        send("");
+        send(&format!("Fen: {}", self.position.fen()));
+        send(&format!("Key: {:016X}", self.position.key()));
+        let checkers: Vec<String> = self
+            .position
+            .board()
+            .checkers()
+            .into_iter()
+            .map(|s| s.to_string())
+            .collect();
+        send(&format!("Checkers: {}", checkers.join(" ")));
+        let side = match self.position.turn() {
+            Color::White => "white",
+            Color::Black => "black",
+        };
+        send(&format!("Side to move: {side}"));
+    }
+}
