@@ -40,12 +40,12 @@ impl std::ops::SubAssign for Score {
 
 /// Material values, indexed by `Role as usize - 1`.
 pub const MATERIAL: [Score; 6] = [
-    Score::new(82, 100),   // pawn
-    Score::new(325, 300),  // knight
-    Score::new(340, 320),  // bishop
-    Score::new(460, 530),  // rook
-    Score::new(990, 960),  // queen
-    Score::new(0, 0),      // king
+    Score::new(82, 100),  // pawn
+    Score::new(325, 300), // knight
+    Score::new(340, 320), // bishop
+    Score::new(460, 530), // rook
+    Score::new(990, 960), // queen
+    Score::new(0, 0),     // king
 ];
 
 /// Phase weight of each role (pawns and kings don't count).
@@ -181,7 +181,11 @@ pub fn breakdown(pos: &Position) -> Breakdown {
 /// The evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
     let white = breakdown(pos).white_total();
-    let stm = if pos.turn() == Color::White { white } else { -white };
+    let stm = if pos.turn() == Color::White {
+        white
+    } else {
+        -white
+    };
     stm + TEMPO
 }
 

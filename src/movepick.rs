@@ -64,7 +64,10 @@ impl Iterator for MovePicker {
 
     fn next(&mut self) -> Option<Move> {
         let rest = &mut self.moves[self.next..];
-        let (best_idx, _) = rest.iter().enumerate().max_by_key(|(i, (_, s))| (*s, -(*i as i32)))?;
+        let (best_idx, _) = rest
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, (_, s))| (*s, -(*i as i32)))?;
         rest.swap(0, best_idx);
         self.next += 1;
         Some(rest[0].0)

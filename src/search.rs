@@ -314,7 +314,10 @@ impl<'a> Searcher<'a> {
         }
         if self.nodes % CLOCK_CHECK_INTERVAL == 0
             && !setup.control.pondering.load(Ordering::Relaxed)
-            && setup.budget.maximum.is_some_and(|max| setup.budget_elapsed() >= max)
+            && setup
+                .budget
+                .maximum
+                .is_some_and(|max| setup.budget_elapsed() >= max)
         {
             setup.control.stop.store(true, Ordering::SeqCst);
         }

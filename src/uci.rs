@@ -265,12 +265,18 @@ impl Uci {
     }
 
     fn cmd_uci(&self) {
-        send(&format!("id name {ENGINE_NAME} {}", env!("CARGO_PKG_VERSION")));
+        send(&format!(
+            "id name {ENGINE_NAME} {}",
+            env!("CARGO_PKG_VERSION")
+        ));
         send(&format!("id author {ENGINE_AUTHOR}"));
         for o in OPTIONS {
             let line = match o.kind {
                 OptionKind::Spin { default, min, max } => {
-                    format!("option name {} type spin default {default} min {min} max {max}", o.name)
+                    format!(
+                        "option name {} type spin default {default} min {min} max {max}",
+                        o.name
+                    )
                 }
                 OptionKind::Check { default } => {
                     format!("option name {} type check default {default}", o.name)
@@ -317,7 +323,8 @@ impl Uci {
                 Position::from_fen(START_FEN, self.castling_mode()).map_err(|e| e.to_string())?
             }
             Some((&"fen", fen)) if !fen.is_empty() => {
-                Position::from_fen(&fen.join(" "), self.castling_mode()).map_err(|e| e.to_string())?
+                Position::from_fen(&fen.join(" "), self.castling_mode())
+                    .map_err(|e| e.to_string())?
             }
             _ => {
                 return Err(format!(
@@ -490,7 +497,10 @@ impl Uci {
             .find(|o| o.name.eq_ignore_ascii_case(&name))
             .ok_or(format!("unknown option '{name}'"))?;
         if self.engine.is_searching() {
-            return Err(format!("option '{}' can't change while searching", spec.name));
+            return Err(format!(
+                "option '{}' can't change while searching",
+                spec.name
+            ));
         }
         self.engine.wait();
         match spec.kind {
@@ -567,7 +577,10 @@ impl Uci {
                 let c = board.piece_at(sq).map_or(' ', |p| p.char());
                 out.push_str(&format!(" | {c}"));
             }
-            out.push_str(&format!(" | {}\n +---+---+---+---+---+---+---+---+\n", rank + 1));
+            out.push_str(&format!(
+                " | {}\n +---+---+---+---+---+---+---+---+\n",
+                rank + 1
+            ));
         }
         out.push_str("   a   b   c   d   e   f   g   h\n");
         for l in out.lines() {
