@@ -10,6 +10,10 @@ use shakmaty::CastlingMode;
 use crate::position::Position;
 use crate::search::{Control, SearchSetup, Searcher};
 use crate::timeman::{Limits, TimeBudget};
+use crate::tt::TranspositionTable;
+
+/// Hash size of the bench: the default `Hash`, cleared for each position.
+pub const BENCH_HASH_MB: usize = 16;
 
 pub const DEFAULT_BENCH_DEPTH: u32 = 5;
 
@@ -37,13 +41,17 @@ impl BenchResult {
 
 /// Searches every bench position to `depth`; each search starts fresh.
 pub fn run(depth: u32) -> BenchResult {
+    let tt = TranspositionTable::new(BENCH_HASH_MB).expect("bench hash table");
     let start = Instant::now();
     let mut nodes = 0;
     for fen in bench_fens() {
+        tt.clear();
+        tt.new_search(0);
         let pos = Position::from_fen(fen, CastlingMode::Standard).expect("bench FENs are valid");
         let control = Control::default();
         let setup = SearchSetup {
             control: &control,
+            tt: &tt,
             limits: Limits {
                 depth: Some(depth),
                 ..Default::default()

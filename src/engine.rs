@@ -17,6 +17,7 @@ use log::debug;
 use crate::position::Position;
 use crate::search::{Control, SearchResult, SearchSetup, Searcher};
 use crate::timeman::{Limits, TimeBudget};
+use crate::tt::TranspositionTable;
 
 /// Stack of each search thread. The search keeps its per-ply data on the
 /// heap, so this is a generous margin for recursion to `MAX_PLY`, not a need.
@@ -25,6 +26,7 @@ pub const SEARCH_STACK_BYTES: usize = 32 * 1024 * 1024;
 /// Everything a search needs, copied out of the UCI state at `go`.
 pub struct SearchRequest {
     pub position: Position,
+    pub tt: Arc<TranspositionTable>,
     pub limits: Limits,
     pub threads: usize,
     pub multipv: usize,
@@ -158,6 +160,7 @@ impl Outcome {
 fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome {
     let SearchRequest {
         position,
+        tt,
         limits,
         threads,
         multipv,
@@ -166,8 +169,10 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
     let budget = TimeBudget::new(&limits, position.turn(), move_overhead_ms);
     debug!("search: {limits:?} budget {budget:?} threads {threads}");
     let hold_bestmove = limits.infinite || limits.ponder;
+    tt.new_search(position.piece_count());
     let setup = SearchSetup {
         control: &flags.control,
+        tt: &tt,
         limits,
         budget,
         start,
@@ -191,6 +196,10 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         for h in helpers {
             let _ = h.join();
         }
+        debug!(
+            "search done: depth {} nodes {} {:?}",
+            result.depth, result.nodes, result.stats
+        );
         result
     });
     // The protocol forbids `bestmove` before `stop` (infinite) or before

@@ -13,4 +13,5 @@ pub mod perft;
 pub mod position;
 pub mod search;
 pub mod timeman;
+pub mod tt;
 pub mod uci;

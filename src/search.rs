@@ -14,6 +14,7 @@ use crate::eval::evaluate;
 use crate::movepick::MovePicker;
 use crate::position::Position;
 use crate::timeman::{Limits, TimeBudget};
+use crate::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
 
 pub const MATE: i32 = 32_000;
 pub const INFINITY: i32 = 32_001;
@@ -55,6 +56,7 @@ impl Control {
 /// What one search is asked to do; shared read-only by its threads.
 pub struct SearchSetup<'a> {
     pub control: &'a Control,
+    pub tt: &'a TranspositionTable,
     pub limits: Limits,
     pub budget: TimeBudget,
     pub start: Instant,
@@ -89,6 +91,18 @@ pub struct SearchResult {
     pub score: i32,
     pub depth: u32,
     pub nodes: u64,
+    pub stats: SearchStats,
+}
+
+/// Counters for measurements and the debug log.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchStats {
+    pub tt_probes: u64,
+    pub tt_hits: u64,
+    pub tt_cutoffs: u64,
+    /// Stored moves that were not legal in the probing position: a key
+    /// collision (type-1 error) or a torn entry, caught before use.
+    pub tt_move_rejections: u64,
 }
 
 pub struct Searcher<'a> {
@@ -107,6 +121,7 @@ pub struct Searcher<'a> {
     /// The principal variation of the last iteration, tried first.
     pv_hint: [Option<Move>; MAX_PLY],
     stopped: bool,
+    pub stats: SearchStats,
 }
 
 /// `score mate N` in moves (negative when being mated), else `score cp X`.
@@ -136,6 +151,7 @@ impl<'a> Searcher<'a> {
             pv_len: [0; MAX_PLY + 1],
             pv_hint: [None; MAX_PLY],
             stopped: false,
+            stats: SearchStats::default(),
         }
     }
 
@@ -169,6 +185,7 @@ impl<'a> Searcher<'a> {
                 score,
                 depth: 0,
                 nodes: 0,
+                stats: self.stats,
             };
         }
         let max_depth = self
@@ -206,14 +223,66 @@ impl<'a> Searcher<'a> {
             }
         }
         self.publish_nodes();
-        let best = &self.root_moves[0];
+        let best = self.root_moves[0].clone();
+        let ponder = best
+            .pv
+            .get(1)
+            .copied()
+            .or_else(|| self.tt_move_after(best.mv));
         SearchResult {
             best: Some(best.mv),
-            ponder: best.pv.get(1).copied(),
+            ponder,
             score: best.score,
             depth: self.completed_depth,
             nodes: self.nodes,
+            stats: self.stats,
         }
+    }
+
+    /// The table's move for the position after `m` (a ponder move when the
+    /// PV was cut short by a table hit).
+    fn tt_move_after(&mut self, m: Move) -> Option<Move> {
+        self.pos.make(m);
+        let reply = self
+            .setup
+            .tt
+            .probe(self.pos.key())
+            .and_then(|e| self.pos.decode_move(e.mv));
+        self.pos.unmake();
+        reply
+    }
+
+    /// The table's entry for the current position with its mate score
+    /// converted to this ply, and its move if that is legal here.
+    fn probe_tt(&mut self, ply: usize) -> (Option<crate::tt::TtEntry>, Option<Move>) {
+        self.stats.tt_probes += 1;
+        let Some(mut entry) = self.setup.tt.probe(self.pos.key()) else {
+            return (None, None);
+        };
+        self.stats.tt_hits += 1;
+        entry.score = score_from_tt(entry.score, ply);
+        let mv = if entry.mv == 0 {
+            None
+        } else {
+            let decoded = self.pos.decode_move(entry.mv);
+            if decoded.is_none() {
+                self.stats.tt_move_rejections += 1;
+            }
+            decoded
+        };
+        (Some(entry), mv)
+    }
+
+    fn store_tt(&self, ply: usize, best_move: Option<Move>, score: i32, depth: i32, bound: Bound) {
+        let code = best_move.map_or(0, Position::encode_move);
+        self.setup.tt.store(
+            self.pos.key(),
+            code,
+            score_to_tt(score, ply),
+            depth,
+            bound,
+            self.pos.piece_count(),
+        );
     }
 
     fn verbose(&self) -> bool {
@@ -284,7 +353,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn hashfull(&self) -> usize {
-        0
+        self.setup.tt.hashfull()
     }
 
     fn publish_nodes(&mut self) {
@@ -398,6 +467,14 @@ impl<'a> Searcher<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
 
+        let (tt_entry, tt_move) = self.probe_tt(ply);
+        if let Some(e) = tt_entry {
+            if e.cuts(depth, alpha, beta) {
+                self.stats.tt_cutoffs += 1;
+                return e.score;
+            }
+        }
+
         let moves = self.pos.board().legal_moves();
         if moves.is_empty() {
             return if self.pos.in_check() {
@@ -407,9 +484,12 @@ impl<'a> Searcher<'a> {
             };
         }
 
+        let original_alpha = alpha;
         let mut best = -INFINITY;
-        for m in MovePicker::new(moves, self.pv_hint[ply]) {
+        let mut best_move = None;
+        for m in MovePicker::new(moves, tt_move.or(self.pv_hint[ply])) {
             self.pos.make(m);
+            self.setup.tt.prefetch(self.pos.key());
             let score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
             self.pos.unmake();
             if self.stopped {
@@ -419,6 +499,7 @@ impl<'a> Searcher<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     self.update_pv(ply, m);
                     if score >= beta {
                         break;
@@ -426,6 +507,14 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.store_tt(ply, best_move, best, depth, bound);
         best
     }
 
@@ -439,8 +528,17 @@ impl<'a> Searcher<'a> {
         if ply >= MAX_PLY - 1 {
             return evaluate(&self.pos);
         }
+        let (tt_entry, tt_move) = self.probe_tt(ply);
+        if let Some(e) = tt_entry {
+            if e.cuts(0, alpha, beta) {
+                self.stats.tt_cutoffs += 1;
+                return e.score;
+            }
+        }
+        let original_alpha = alpha;
         let in_check = self.pos.in_check();
         let mut best = -INFINITY;
+        let mut best_move = None;
         if !in_check {
             let stand_pat = evaluate(&self.pos);
             if stand_pat >= beta {
@@ -456,8 +554,9 @@ impl<'a> Searcher<'a> {
         if !in_check {
             moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
         }
-        for m in MovePicker::new(moves, None) {
+        for m in MovePicker::new(moves, tt_move) {
             self.pos.make(m);
+            self.setup.tt.prefetch(self.pos.key());
             let score = -self.quiescence(-beta, -alpha, ply + 1);
             self.pos.unmake();
             if self.stopped {
@@ -467,6 +566,7 @@ impl<'a> Searcher<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     self.update_pv(ply, m);
                     if score >= beta {
                         break;
@@ -474,6 +574,14 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.store_tt(ply, best_move, best, 0, bound);
         best
     }
 }
@@ -485,8 +593,10 @@ mod tests {
 
     fn search_fen(fen: &str, depth: u32) -> SearchResult {
         let control = Control::default();
+        let tt = TranspositionTable::new(16).unwrap();
         let setup = SearchSetup {
             control: &control,
+            tt: &tt,
             limits: Limits {
                 depth: Some(depth),
                 ..Default::default()

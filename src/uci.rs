@@ -19,6 +19,8 @@ use crate::eval;
 use crate::perft;
 use crate::position::Position;
 use crate::timeman::Limits;
+use crate::tt::TranspositionTable;
+use std::sync::Arc;
 
 pub const ENGINE_NAME: &str = "Lasker";
 pub const ENGINE_AUTHOR: &str = "the Lasker developers";
@@ -47,6 +49,8 @@ struct OptionSpec {
     kind: OptionKind,
 }
 
+/// Hash 0 searches without a table (for measurements).
+pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: i64 = 1 << 20;
 pub const MAX_THREADS: i64 = 256;
 pub const MAX_MULTIPV: i64 = 256;
@@ -55,8 +59,8 @@ const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "Hash",
         kind: OptionKind::Spin {
-            default: 16,
-            min: 1,
+            default: DEFAULT_HASH_MB as i64,
+            min: 0,
             max: MAX_HASH_MB,
         },
     },
@@ -112,7 +116,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            hash_mb: 16,
+            hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             move_overhead_ms: 30,
             multipv: 1,
@@ -132,6 +136,7 @@ pub enum Flow {
 pub struct Uci {
     options: Options,
     position: Position,
+    tt: Arc<TranspositionTable>,
     engine: Engine,
     done_tx: Sender<SearchFinished>,
     done_rx: Receiver<SearchFinished>,
@@ -149,6 +154,7 @@ impl Uci {
         Uci {
             options: Options::default(),
             position: Position::default(),
+            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB).expect("default hash table")),
             engine: Engine::new(),
             done_tx,
             done_rx,
@@ -302,6 +308,7 @@ impl Uci {
     fn cmd_ucinewgame(&mut self) {
         if self.idle_or_error("ucinewgame") {
             self.position = Position::default();
+            self.tt.clear();
         }
     }
 
@@ -352,6 +359,7 @@ impl Uci {
         }
         let request = SearchRequest {
             position: self.position.clone(),
+            tt: Arc::clone(&self.tt),
             limits,
             threads: self.options.threads,
             multipv: self.options.multipv,
@@ -539,6 +547,10 @@ impl Uci {
             }
             OptionKind::Button => {
                 debug!("{}: pressed", spec.name);
+                match spec.name {
+                    "Clear Hash" => self.tt.clear(),
+                    _ => unreachable!("every button is handled"),
+                }
                 Ok(())
             }
         }
@@ -546,13 +558,31 @@ impl Uci {
 
     fn apply_spin(&mut self, name: &str, n: i64) -> Result<(), String> {
         match name {
-            "Hash" => self.options.hash_mb = n as usize,
+            "Hash" => {
+                self.resize_hash(n as usize)?;
+                self.options.hash_mb = n as usize;
+            }
             "Threads" => self.options.threads = n as usize,
             "Move Overhead" => self.options.move_overhead_ms = n as u64,
             "MultiPV" => self.options.multipv = n as usize,
             _ => unreachable!("every spin option is handled"),
         }
         Ok(())
+    }
+
+    /// Resizes the table in place (no search holds it now); if the memory
+    /// can't be had, the old table stays.
+    fn resize_hash(&mut self, megabytes: usize) -> Result<(), String> {
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt
+                .resize(megabytes)
+                .map_err(|e| format!("{e}; keeping {} MB", tt.megabytes())),
+            None => {
+                let tt = TranspositionTable::new(megabytes).map_err(|e| e.to_string())?;
+                self.tt = Arc::new(tt);
+                Ok(())
+            }
+        }
     }
 
     /// Switching notation re-reads the current position in the new mode, so

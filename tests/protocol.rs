@@ -1,0 +1,1315 @@
+//! Protocol tests: drive the real `lasker` binary over pipes, the way a GUI
+//! does, and check what it answers.
+//!
+//! Every `bestmove` (and every `pv` and `ponder` move) is checked for
+//! legality with shakmaty in the position the engine was given. Searches are
+//! kept shallow or short so that the whole file runs in well under a minute
+//! on two shared cores.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+
+const EXE: &str = env!("CARGO_BIN_EXE_lasker");
+/// How long any single expected answer may take before the test fails.
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const MATE_IN_TWO: &str = "k7/8/2K5/8/8/8/8/7R w - - 0 1";
+const CHECKMATED: &str = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1";
+const STALEMATED: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+const CHESS960_FEN: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+
+// ---------------------------------------------------------------------------
+// Harness
+// ---------------------------------------------------------------------------
+
+/// A running engine with its stdout read line by line on a thread.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<String>,
+    /// Every line read so far (for failure messages).
+    seen: Vec<String>,
+    /// Every command sent so far (for failure messages).
+    sent: Vec<String>,
+}
+
+impl Engine {
+    /// The engine in interactive mode.
+    fn new() -> Engine {
+        Engine::spawn(&[], true)
+    }
+
+    /// The engine with command-line arguments; stdin is `/dev/null` unless
+    /// `piped`.
+    fn spawn(args: &[&str], piped: bool) -> Engine {
+        let mut child = Command::new(EXE)
+            .args(args)
+            .stdin(if piped { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starting the engine");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+            // Dropping `tx` tells the test that stdout closed.
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            rx,
+            seen: Vec::new(),
+            sent: Vec::new(),
+        }
+    }
+
+    fn transcript(&self) -> String {
+        format!(
+            "commands sent:\n  {}\nlines received:\n  {}",
+            self.sent.join("\n  "),
+            self.seen.join("\n  ")
+        )
+    }
+
+    fn send(&mut self, cmd: &str) {
+        self.sent.push(cmd.to_string());
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        writeln!(stdin, "{cmd}").expect("writing to the engine");
+        stdin.flush().expect("flushing the engine's stdin");
+    }
+
+    /// Closes the engine's stdin (end of input).
+    fn close_stdin(&mut self) {
+        self.sent.push("<EOF>".to_string());
+        self.stdin = None;
+    }
+
+    /// The next line, or `None` if none comes within `timeout`; panics if
+    /// stdout closed.
+    fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.rx.recv_timeout(timeout) {
+            Ok(line) => {
+                self.seen.push(line.clone());
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("engine closed stdout\n{}", self.transcript())
+            }
+        }
+    }
+
+    /// Reads lines up to and including the first one matching `pred`, and
+    /// returns them all; panics with the transcript if none comes in time.
+    fn lines_until(&mut self, pred: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(line) => {
+                    let done = pred(&line);
+                    lines.push(line);
+                    if done {
+                        return lines;
+                    }
+                }
+                None => panic!("no expected line within {timeout:?}\n{}", self.transcript()),
+            }
+        }
+    }
+
+    /// The first line matching `pred` (earlier lines are consumed).
+    fn expect_line(&mut self, pred: impl Fn(&str) -> bool, timeout: Duration) -> String {
+        self.lines_until(pred, timeout)
+            .pop()
+            .expect("lines_until returns the matching line")
+    }
+
+    /// Sends `isready` and waits for `readyok`; returns the lines before it.
+    fn isready(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.lines_until(|l| l == "readyok", TIMEOUT);
+        lines.pop();
+        lines
+    }
+
+    /// Collects lines for `wait`, asserts that none matches `pred`, and
+    /// returns them.
+    fn no_line_within(
+        &mut self,
+        wait: Duration,
+        pred: impl Fn(&str) -> bool,
+        what: &str,
+    ) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return lines;
+            }
+            if let Some(line) = self.next_line(left) {
+                assert!(
+                    !pred(&line),
+                    "{what}: unexpected line '{line}'\n{}",
+                    self.transcript()
+                );
+                lines.push(line);
+            }
+        }
+    }
+
+    /// Sends `cmd` (a bad command), then `isready`, and asserts that an
+    /// `info string error:` line came before `readyok` and nothing else did.
+    fn expect_error(&mut self, cmd: &str) {
+        self.send(cmd);
+        let lines = self.isready();
+        let errors = lines
+            .iter()
+            .filter(|l| l.starts_with("info string error: "))
+            .count();
+        assert_eq!(
+            errors,
+            1,
+            "'{cmd}' should give exactly one error line, got {lines:?}\n{}",
+            self.transcript()
+        );
+        assert_eq!(
+            lines.len(),
+            1,
+            "'{cmd}' should give only the error line, got {lines:?}"
+        );
+    }
+
+    /// Sends `cmd` and `isready`, and asserts that no line at all came back.
+    fn expect_silent(&mut self, cmd: &str) {
+        self.send(cmd);
+        let lines = self.isready();
+        assert!(lines.is_empty(), "'{cmd}' should be silent, got {lines:?}");
+    }
+
+    /// The `Fen:` line of `d`.
+    fn fen(&mut self) -> String {
+        self.send("d");
+        let lines = self.isready();
+        let fen = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("Fen: "))
+            .unwrap_or_else(|| panic!("no Fen line in 'd' output {lines:?}"));
+        fen.to_string()
+    }
+
+    /// Sends a `go` command and reads up to its `bestmove`.
+    fn go(&mut self, cmd: &str) -> SearchOutput {
+        self.send(cmd);
+        self.read_search(TIMEOUT)
+    }
+
+    fn read_search(&mut self, timeout: Duration) -> SearchOutput {
+        let lines = self.lines_until(|l| l.starts_with("bestmove"), timeout);
+        SearchOutput::parse(lines)
+    }
+
+    /// Waits for the process to exit by itself.
+    fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("polling the engine") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "engine did not exit within {timeout:?}\n{}",
+                self.transcript()
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Every remaining line until stdout closes.
+    fn rest_of_output(&mut self, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    lines.push(line);
+                }
+                Err(RecvTimeoutError::Disconnected) => return lines,
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("stdout still open after {timeout:?}\n{}", self.transcript())
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stdin = None;
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// The lines of one search up to its `bestmove`.
+#[derive(Debug)]
+struct SearchOutput {
+    lines: Vec<String>,
+    bestmove: String,
+    ponder: Option<String>,
+}
+
+impl SearchOutput {
+    fn parse(lines: Vec<String>) -> SearchOutput {
+        let last = lines.last().expect("at least the bestmove line");
+        let tokens: Vec<&str> = last.split_whitespace().collect();
+        let (bestmove, ponder) = match tokens[..] {
+            ["bestmove", m] => (m.to_string(), None),
+            ["bestmove", m, "ponder", p] => (m.to_string(), Some(p.to_string())),
+            _ => panic!("malformed bestmove line '{last}'"),
+        };
+        SearchOutput {
+            lines,
+            bestmove,
+            ponder,
+        }
+    }
+
+    fn infos(&self) -> impl Iterator<Item = &String> {
+        self.lines.iter().filter(|l| l.starts_with("info "))
+    }
+
+    /// Asserts the search produced a legal move (and a legal ponder move,
+    /// well-formed info lines with legal PVs, and nothing else) in `pos`.
+    fn check(&self, pos: &Chess, mode: CastlingMode) {
+        for line in &self.lines[..self.lines.len() - 1] {
+            assert!(
+                line.starts_with("info "),
+                "only info lines may precede bestmove, got '{line}'"
+            );
+            check_info(line, pos, mode);
+        }
+        assert_ne!(
+            self.bestmove, "0000",
+            "a position with legal moves got bestmove 0000"
+        );
+        let after = play(pos, &self.bestmove, mode);
+        if let Some(p) = &self.ponder {
+            play(&after, p, mode);
+        }
+    }
+
+    /// Asserts the search found no move (mate or stalemate).
+    fn check_no_move(&self) {
+        assert_eq!(self.bestmove, "0000", "{:?}", self.lines);
+        assert!(self.ponder.is_none());
+    }
+
+    /// The values after `key` in the info lines.
+    fn values<'a>(&'a self, key: &'a str) -> impl Iterator<Item = String> + 'a {
+        self.infos().filter_map(move |l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let i = t.iter().position(|&x| x == key)?;
+            Some(t.get(i + 1)?.to_string())
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Chess bookkeeping (shakmaty as the reference)
+// ---------------------------------------------------------------------------
+
+fn position(fen: &str, moves: &[&str], mode: CastlingMode) -> Chess {
+    let fen: Fen = fen.parse().expect("test FENs are valid");
+    let mut pos: Chess = fen.into_position(mode).expect("test positions are legal");
+    for m in moves {
+        pos = play(&pos, m, mode);
+    }
+    pos
+}
+
+/// Plays `uci` in `pos`, panicking if it is not a legal move written in the
+/// notation of `mode` (king-to-rook castling in Chess960 only).
+fn play(pos: &Chess, uci: &str, mode: CastlingMode) -> Chess {
+    let parsed: UciMove = uci
+        .parse()
+        .unwrap_or_else(|e| panic!("malformed move '{uci}': {e}"));
+    let m = parsed
+        .to_move(pos)
+        .unwrap_or_else(|e| panic!("illegal move '{uci}' in {}: {e}", fen_of(pos)));
+    assert_eq!(
+        m.to_uci(mode).to_string(),
+        uci,
+        "move '{uci}' written in the wrong notation for {mode:?}"
+    );
+    let mut next = pos.clone();
+    next.play_unchecked(m);
+    next
+}
+
+fn fen_of(pos: &Chess) -> String {
+    Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+}
+
+/// Checks one `info` line: known keys, numeric values, legal PV.
+fn check_info(line: &str, pos: &Chess, mode: CastlingMode) {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(t[0], "info", "'{line}'");
+    if t.get(1) == Some(&"string") {
+        return;
+    }
+    let num = |i: usize| -> i64 {
+        t.get(i)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("expected a number at token {i} of '{line}'"))
+    };
+    let mut i = 1;
+    while i < t.len() {
+        match t[i] {
+            "depth" | "seldepth" | "multipv" | "nodes" | "nps" | "tbhits" | "time"
+            | "currmovenumber" => {
+                assert!(num(i + 1) >= 0, "negative {} in '{line}'", t[i]);
+                i += 2;
+            }
+            "hashfull" => {
+                assert!((0..=1000).contains(&num(i + 1)), "'{line}'");
+                i += 2;
+            }
+            "score" => {
+                assert!(
+                    matches!(t.get(i + 1), Some(&"cp") | Some(&"mate")),
+                    "'{line}'"
+                );
+                num(i + 2);
+                i += 3;
+                if matches!(t.get(i), Some(&"lowerbound") | Some(&"upperbound")) {
+                    i += 1;
+                }
+            }
+            "currmove" => {
+                play(pos, t[i + 1], mode);
+                i += 2;
+            }
+            "pv" => {
+                assert!(i + 1 < t.len(), "empty pv in '{line}'");
+                let mut p = pos.clone();
+                for m in &t[i + 1..] {
+                    p = play(&p, m, mode);
+                }
+                i = t.len();
+            }
+            other => panic!("unknown info key '{other}' in '{line}'"),
+        }
+    }
+}
+
+fn startpos() -> Chess {
+    Chess::default()
+}
+
+// ---------------------------------------------------------------------------
+// 1. Handshake
+// ---------------------------------------------------------------------------
+
+#[test]
+fn uci_handshake() {
+    let mut e = Engine::new();
+    e.send("uci");
+    let lines = e.lines_until(|l| l == "uciok", TIMEOUT);
+    assert_eq!(lines.last().map(String::as_str), Some("uciok"));
+    let name = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("id name "))
+        .expect("an 'id name' line");
+    assert!(name.starts_with("Lasker"), "id name '{name}'");
+    assert!(
+        lines.iter().any(|l| l.starts_with("id author ")),
+        "{lines:?}"
+    );
+
+    let mut names = Vec::new();
+    for l in lines
+        .iter()
+        .filter(|l| !l.starts_with("id ") && *l != "uciok")
+    {
+        let rest = l
+            .strip_prefix("option name ")
+            .unwrap_or_else(|| panic!("unexpected handshake line '{l}'"));
+        let (name, spec) = rest
+            .split_once(" type ")
+            .unwrap_or_else(|| panic!("option line without type: '{l}'"));
+        assert!(!name.trim().is_empty(), "'{l}'");
+        let spec: Vec<&str> = spec.split_whitespace().collect();
+        match spec[..] {
+            ["spin", "default", d, "min", lo, "max", hi] => {
+                let (d, lo, hi): (i64, i64, i64) = (
+                    d.parse().expect(l),
+                    lo.parse().expect(l),
+                    hi.parse().expect(l),
+                );
+                assert!(lo <= d && d <= hi, "default out of range: '{l}'");
+            }
+            ["check", "default", "true" | "false"] => {}
+            ["button"] => {}
+            ["string", "default", ..] => {}
+            ["combo", "default", ..] => {}
+            _ => panic!("malformed option line '{l}'"),
+        }
+        names.push(name.to_string());
+    }
+    for wanted in [
+        "Hash",
+        "Threads",
+        "Clear Hash",
+        "Move Overhead",
+        "MultiPV",
+        "Ponder",
+        "UCI_Chess960",
+    ] {
+        assert!(
+            names.iter().any(|n| n == wanted),
+            "option '{wanted}' missing from {names:?}"
+        );
+    }
+    // Nothing follows uciok, and the engine answers afterwards.
+    assert!(e.isready().is_empty());
+    e.send("quit");
+    assert!(e.wait_exit(TIMEOUT).success());
+}
+
+// ---------------------------------------------------------------------------
+// 2. Bad input
+// ---------------------------------------------------------------------------
+
+#[test]
+fn bad_input_keeps_engine_alive_and_state_unchanged() {
+    let mut e = Engine::new();
+    e.send("uci");
+    e.expect_line(|l| l == "uciok", TIMEOUT);
+    // A position other than the start, so "unchanged" means something.
+    e.send("position startpos moves e2e4 c7c5");
+    let good = e.fen();
+    assert_eq!(
+        good,
+        fen_of(&position(
+            START_FEN,
+            &["e2e4", "c7c5"],
+            CastlingMode::Standard
+        ))
+    );
+
+    let bad = [
+        "wibble",
+        "position fen 8/8 w",
+        "position fen 8/8/8/8/8/8/8/KK5k w - - 0 1",
+        "position fen 4k3/8/8/8/8/8/8/P3K3 w - - 0 1",
+        "position fen",
+        "position",
+        "position startpos moves e2e5",
+        "position startpos moves zz",
+        "position startpos moves e2e4 e7e5 e4e5",
+        "setoption name Foo value 1",
+        "setoption name Hash value 0",
+        "setoption name Threads value 100000",
+        "setoption name MultiPV value many",
+        "setoption name Ponder value maybe",
+        "setoption name Hash",
+        "setoption Hash value 1",
+        "go depth x",
+        "go depth -3",
+        "go depth 0",
+        "go nodes",
+        "go wibble",
+        "go searchmoves e2e5",
+        "go searchmoves zz depth 1",
+        "go perft x",
+        "bench x",
+    ];
+    for cmd in bad {
+        e.expect_error(cmd);
+        assert_eq!(e.fen(), good, "position changed by '{cmd}'");
+    }
+
+    // `stop` and `ponderhit` with nothing running: silently fine.
+    e.expect_silent("stop");
+    e.expect_silent("ponderhit");
+    e.expect_silent("");
+    e.expect_silent("   ");
+    assert_eq!(e.fen(), good);
+
+    // Option names are case-insensitive and may contain spaces.
+    e.expect_silent("setoption name move overhead value 50");
+    e.expect_silent("setoption name clear hash");
+    e.expect_silent("setoption name MULTIPV value 1");
+    e.expect_silent("setoption name ponder value TRUE");
+    e.expect_silent("setoption name Ponder value false");
+
+    // None of the bad `go`s started a search: a fresh one runs and gives
+    // exactly one bestmove.
+    let pos = position(START_FEN, &["e2e4", "c7c5"], CastlingMode::Standard);
+    let out = e.go("go depth 1");
+    out.check(&pos, CastlingMode::Standard);
+    assert!(e.isready().is_empty());
+
+    // A second `go` while `go infinite` runs is an error; `stop` then gives
+    // exactly one bestmove.
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(50));
+    e.send("go depth 3");
+    let lines = e.isready();
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "bestmove during go infinite: {lines:?}"
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string error: "))
+            .count(),
+        1,
+        "second go should give one error line: {lines:?}"
+    );
+    // Changing options mid-search is refused too.
+    e.send("setoption name Hash value 32");
+    e.expect_line(|l| l.starts_with("info string error: "), TIMEOUT);
+    e.send("stop");
+    let out = e.read_search(TIMEOUT);
+    out.check(&pos, CastlingMode::Standard);
+    assert!(e.isready().is_empty());
+    e.no_line_within(
+        Duration::from_millis(300),
+        |l| l.starts_with("bestmove"),
+        "second bestmove after a single stop",
+    );
+    assert_eq!(e.fen(), good);
+
+    // Still fully working.
+    e.send("position startpos");
+    assert_eq!(e.fen(), START_FEN);
+    e.send("quit");
+    assert!(e.wait_exit(TIMEOUT).success());
+}
+
+// ---------------------------------------------------------------------------
+// 3. go infinite / stop
+// ---------------------------------------------------------------------------
+
+#[test]
+fn go_infinite_waits_for_stop() {
+    let mut e = Engine::new();
+    e.send("position startpos moves d2d4");
+    e.send("go infinite");
+    let mut lines = e.no_line_within(
+        Duration::from_millis(300),
+        |l| l.starts_with("bestmove"),
+        "bestmove before stop under go infinite",
+    );
+    // isready is answered while the search runs.
+    let t = Instant::now();
+    let before_ready = e.isready();
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "readyok took {:?}",
+        t.elapsed()
+    );
+    assert!(
+        before_ready.iter().all(|l| !l.starts_with("bestmove")),
+        "{before_ready:?}"
+    );
+    lines.extend(before_ready);
+    let t = Instant::now();
+    e.send("stop");
+    let out = e.read_search(TIMEOUT);
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    lines.extend(out.lines);
+    let all = SearchOutput::parse(lines);
+    let pos = position(START_FEN, &["d2d4"], CastlingMode::Standard);
+    all.check(&pos, CastlingMode::Standard);
+    assert!(all.infos().count() >= 1, "no info line in {:?}", all.lines);
+    e.no_line_within(
+        Duration::from_millis(200),
+        |l| l.starts_with("bestmove"),
+        "second bestmove",
+    );
+    // A second stop is harmless.
+    e.expect_silent("stop");
+}
+
+/// ENGINE BUG (see the report): the search thread's "finished" message is
+/// taken by the UCI loop as "join the search handle". If the next `go` is read
+/// before that message (a GUI that sends its next command right after
+/// `bestmove`, or a loop that was busy when the search ended), the stale
+/// message makes the loop join the *new* search. Under `go infinite` that
+/// search only ends on `stop`, which the blocked loop never reads: the engine
+/// wedges (no `bestmove`, and no `readyok` for a later `isready`).
+///
+/// To make the window wide, each round ends a search instantly (mated
+/// position) while the loop is busy parsing a long `position` command, with
+/// `go infinite` queued behind it.
+#[test]
+fn go_right_after_bestmove_does_not_wedge() {
+    let shuffle = "g1f3 g8f6 f3g1 f6g8 ".repeat(2500);
+    let long_position = format!("position startpos moves {}", shuffle.trim_end());
+    let pos = startpos();
+    for round in 0..12 {
+        e_round(&long_position, &pos, round);
+    }
+
+    fn e_round(long_position: &str, pos: &Chess, round: usize) {
+        let mut e = Engine::new();
+        e.send(&format!("position fen {CHECKMATED}"));
+        e.send("go depth 1");
+        e.send(long_position);
+        e.send("go infinite");
+        e.read_search(TIMEOUT).check_no_move();
+        e.send("isready");
+        let lines = e.lines_until(|l| l == "readyok", Duration::from_secs(3));
+        assert!(
+            lines.iter().all(|l| !l.starts_with("bestmove")),
+            "round {round}: bestmove before stop: {lines:?}"
+        );
+        e.send("stop");
+        let out = e.read_search(Duration::from_secs(3));
+        assert!(
+            out.lines.iter().all(|l| !l.starts_with("info string")),
+            "round {round}: {:?}",
+            out.lines
+        );
+        out.check(pos, CastlingMode::Standard);
+    }
+}
+
+#[test]
+fn go_infinite_on_a_finished_search_still_waits() {
+    // K v K: every iteration is trivial, so the search runs out of depth at
+    // once, yet bestmove must wait for stop.
+    let mut e = Engine::new();
+    e.send("position fen 7k/8/8/8/8/8/8/K7 w - - 0 1");
+    e.send("go infinite");
+    e.no_line_within(
+        Duration::from_millis(300),
+        |l| l.starts_with("bestmove"),
+        "bestmove before stop under go infinite",
+    );
+    e.send("stop");
+    let out = e.read_search(TIMEOUT);
+    out.check(
+        &position("7k/8/8/8/8/8/8/K7 w - - 0 1", &[], CastlingMode::Standard),
+        CastlingMode::Standard,
+    );
+}
+
+// ---------------------------------------------------------------------------
+// 4. Pondering
+// ---------------------------------------------------------------------------
+
+#[test]
+fn go_ponder_then_ponderhit() {
+    let mut e = Engine::new();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000");
+    let mut lines = e.no_line_within(
+        Duration::from_millis(300),
+        |l| l.starts_with("bestmove"),
+        "bestmove before ponderhit",
+    );
+    let before_ready = e.isready();
+    assert!(
+        before_ready.iter().all(|l| !l.starts_with("bestmove")),
+        "{before_ready:?}"
+    );
+    lines.extend(before_ready);
+    let t = Instant::now();
+    e.send("ponderhit");
+    let out = e.read_search(TIMEOUT);
+    let took = t.elapsed();
+    assert!(
+        took < Duration::from_millis(2000),
+        "bestmove {took:?} after ponderhit with 2000 ms on the clock"
+    );
+    lines.extend(out.lines);
+    let pos = position(START_FEN, &["e2e4", "e7e5"], CastlingMode::Standard);
+    SearchOutput::parse(lines).check(&pos, CastlingMode::Standard);
+    assert!(e.isready().is_empty());
+}
+
+#[test]
+fn go_ponder_then_stop() {
+    let mut e = Engine::new();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves g1f3");
+    e.send("go ponder wtime 2000 btime 2000");
+    let mut lines = e.no_line_within(
+        Duration::from_millis(300),
+        |l| l.starts_with("bestmove"),
+        "bestmove before stop while pondering",
+    );
+    let t = Instant::now();
+    e.send("stop");
+    let out = e.read_search(TIMEOUT);
+    assert!(t.elapsed() < Duration::from_secs(2));
+    lines.extend(out.lines);
+    let pos = position(START_FEN, &["g1f3"], CastlingMode::Standard);
+    SearchOutput::parse(lines).check(&pos, CastlingMode::Standard);
+    // The ponderhit that arrives after the stop is ignored.
+    e.expect_silent("ponderhit");
+}
+
+// ---------------------------------------------------------------------------
+// 5. Limits
+// ---------------------------------------------------------------------------
+
+#[test]
+fn go_depth_reports_that_depth_and_stops() {
+    let mut e = Engine::new();
+    e.send("position startpos");
+    let out = e.go("go depth 3");
+    out.check(&startpos(), CastlingMode::Standard);
+    let depths: Vec<i64> = out.values("depth").map(|d| d.parse().unwrap()).collect();
+    assert!(depths.contains(&3), "no depth 3 info in {:?}", out.lines);
+    assert!(
+        depths.iter().all(|&d| d <= 3),
+        "searched past depth 3: {:?}",
+        out.lines
+    );
+    // The last info line is the depth-3 one with a pv starting with bestmove.
+    let last = out.infos().last().unwrap();
+    assert!(last.contains(" depth 3 "), "{last}");
+    let pv = last.split(" pv ").nth(1).expect("pv in the last info line");
+    assert_eq!(pv.split_whitespace().next(), Some(out.bestmove.as_str()));
+    if let Some(p) = &out.ponder {
+        assert_eq!(pv.split_whitespace().nth(1), Some(p.as_str()));
+    }
+}
+
+#[test]
+fn go_nodes_and_movetime() {
+    let mut e = Engine::new();
+    e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let pos = position(
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        &[],
+        CastlingMode::Standard,
+    );
+    let t = Instant::now();
+    let out = e.go("go nodes 5000");
+    assert!(
+        t.elapsed() < Duration::from_secs(3),
+        "go nodes 5000 took {:?}",
+        t.elapsed()
+    );
+    out.check(&pos, CastlingMode::Standard);
+
+    let t = Instant::now();
+    let out = e.go("go movetime 200");
+    let took = t.elapsed();
+    assert!(
+        took < Duration::from_millis(1500),
+        "go movetime 200 took {took:?}"
+    );
+    out.check(&pos, CastlingMode::Standard);
+}
+
+#[test]
+fn go_mate_finds_mate_in_two() {
+    let mut e = Engine::new();
+    e.send(&format!("position fen {MATE_IN_TWO}"));
+    let out = e.go("go mate 2");
+    let pos = position(MATE_IN_TWO, &[], CastlingMode::Standard);
+    out.check(&pos, CastlingMode::Standard);
+    let last = out.infos().last().expect("an info line").clone();
+    assert!(last.contains("score mate 2"), "{:?}", out.lines);
+    // The PV of the last line is a forced mate: play it out.
+    let pv: Vec<&str> = last
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(pv.len(), 3, "mate in 2 is three plies: {last}");
+    let mut p = pos;
+    for m in pv {
+        p = play(&p, m, CastlingMode::Standard);
+    }
+    assert!(p.is_checkmate(), "pv of '{last}' does not end in mate");
+}
+
+#[test]
+fn no_legal_move_gives_null_bestmove() {
+    let mut e = Engine::new();
+    for fen in [CHECKMATED, STALEMATED] {
+        e.send(&format!("position fen {fen}"));
+        let out = e.go("go depth 3");
+        out.check_no_move();
+        for l in out.infos() {
+            check_info(
+                l,
+                &position(fen, &[], CastlingMode::Standard),
+                CastlingMode::Standard,
+            );
+        }
+        // Under go infinite, even the null move waits for stop.
+        e.send("go infinite");
+        e.no_line_within(
+            Duration::from_millis(150),
+            |l| l.starts_with("bestmove"),
+            "bestmove before stop in a finished position",
+        );
+        e.send("stop");
+        e.read_search(TIMEOUT).check_no_move();
+    }
+    assert!(e.isready().is_empty());
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut e = Engine::new();
+    e.send("position startpos");
+    let out = e.go("go searchmoves a2a3 h2h3 depth 3");
+    out.check(&startpos(), CastlingMode::Standard);
+    assert!(
+        out.bestmove == "a2a3" || out.bestmove == "h2h3",
+        "bestmove {} not among searchmoves",
+        out.bestmove
+    );
+    // Keywords after the move list are still read.
+    let out = e.go("go searchmoves g1f3 depth 2");
+    assert_eq!(out.bestmove, "g1f3");
+}
+
+#[test]
+fn multipv_prints_several_lines() {
+    let mut e = Engine::new();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    let out = e.go("go depth 3");
+    out.check(&startpos(), CastlingMode::Standard);
+    let at_depth3: Vec<&String> = out
+        .infos()
+        .filter(|l| l.contains("info depth 3 "))
+        .collect();
+    for k in 1..=3 {
+        assert!(
+            at_depth3
+                .iter()
+                .any(|l| l.contains(&format!(" multipv {k} "))),
+            "no multipv {k} at depth 3 in {:?}",
+            out.lines
+        );
+    }
+    // The three lines start with three different moves, and multipv 1's
+    // first move is the bestmove.
+    let first_moves: Vec<&str> = at_depth3
+        .iter()
+        .map(|l| {
+            l.split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap()
+        })
+        .collect();
+    let mut distinct = first_moves.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 3, "{at_depth3:?}");
+    let mpv1 = at_depth3
+        .iter()
+        .find(|l| l.contains(" multipv 1 "))
+        .unwrap();
+    assert!(
+        mpv1.contains(&format!(" pv {}", out.bestmove)),
+        "multipv 1 '{mpv1}' vs bestmove {}",
+        out.bestmove
+    );
+
+    // More lines than legal moves: one line per move.
+    e.send("setoption name MultiPV value 256");
+    e.send("position fen 7k/8/8/8/8/8/8/K7 w - - 0 1");
+    let out = e.go("go depth 2");
+    let at_depth2 = out.infos().filter(|l| l.contains("info depth 2 ")).count();
+    assert_eq!(at_depth2, 3, "K on a1 has three moves: {:?}", out.lines);
+}
+
+// ---------------------------------------------------------------------------
+// 6. A game on the clock
+// ---------------------------------------------------------------------------
+
+#[test]
+fn full_game_on_the_clock() {
+    let mut e = Engine::new();
+    e.send("uci");
+    e.expect_line(|l| l == "uciok", TIMEOUT);
+    e.send("ucinewgame");
+    assert!(e.isready().is_empty());
+
+    let mode = CastlingMode::Standard;
+    let inc = 50i64;
+    let mut clock = [3000i64, 3000i64]; // white, black
+    let mut moves: Vec<String> = Vec::new();
+    let mut pos = startpos();
+    for ply in 0..60 {
+        if pos.is_game_over() {
+            break;
+        }
+        let side = ply % 2;
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let t = Instant::now();
+        let out = e.go(&format!(
+            "go wtime {} btime {} winc {inc} binc {inc}",
+            clock[0], clock[1]
+        ));
+        let used = t.elapsed().as_millis() as i64;
+        clock[side] -= used;
+        assert!(
+            clock[side] >= 0,
+            "ply {ply}: lost on time (used {used} ms, clock {clock:?}) after {}",
+            moves.join(" ")
+        );
+        clock[side] += inc;
+        out.check(&pos, mode);
+        pos = play(&pos, &out.bestmove, mode);
+        moves.push(out.bestmove);
+    }
+    assert!(
+        moves.len() == 60 || pos.is_game_over(),
+        "game stopped early after {} plies",
+        moves.len()
+    );
+    assert!(moves.len() >= 10, "too short a game: {moves:?}");
+    // The engine's own idea of the position matches ours.
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    assert_eq!(e.fen(), fen_of(&pos));
+}
+
+// ---------------------------------------------------------------------------
+// 7. Short and negative clocks
+// ---------------------------------------------------------------------------
+
+#[test]
+fn short_clocks_answer_quickly() {
+    let mut e = Engine::new();
+    e.send("position startpos moves e2e4");
+    let pos = position(START_FEN, &["e2e4"], CastlingMode::Standard);
+    for go in [
+        "go wtime 50 btime 50",
+        "go wtime 1 btime 1",
+        "go wtime 100 btime -100",
+        "go wtime 0 btime 0",
+        "go btime 10 wtime 10 binc 0 winc 0 movestogo 1",
+    ] {
+        let t = Instant::now();
+        let out = e.go(go);
+        let took = t.elapsed();
+        assert!(took < Duration::from_secs(1), "'{go}' took {took:?}");
+        out.check(&pos, CastlingMode::Standard);
+    }
+    e.send("position startpos");
+    let t = Instant::now();
+    let out = e.go("go wtime -100 btime 100");
+    assert!(
+        t.elapsed() < Duration::from_secs(1),
+        "took {:?}",
+        t.elapsed()
+    );
+    out.check(&startpos(), CastlingMode::Standard);
+}
+
+// ---------------------------------------------------------------------------
+// 8. Perft
+// ---------------------------------------------------------------------------
+
+fn perft_output(e: &mut Engine, depth: u32) -> (Vec<(String, u64)>, u64) {
+    e.send(&format!("go perft {depth}"));
+    let lines = e.lines_until(|l| l.starts_with("Nodes searched: "), TIMEOUT);
+    let total: u64 = lines
+        .last()
+        .unwrap()
+        .strip_prefix("Nodes searched: ")
+        .unwrap()
+        .parse()
+        .expect("a node count");
+    let body = &lines[..lines.len() - 1];
+    assert_eq!(body.last().map(String::as_str), Some(""), "{lines:?}");
+    let moves: Vec<(String, u64)> = body[..body.len() - 1]
+        .iter()
+        .map(|l| {
+            let (m, n) = l
+                .split_once(": ")
+                .unwrap_or_else(|| panic!("malformed perft line '{l}'"));
+            (m.to_string(), n.parse().expect("a count"))
+        })
+        .collect();
+    assert_eq!(moves.iter().map(|(_, n)| n).sum::<u64>(), total);
+    (moves, total)
+}
+
+#[test]
+fn perft_counts() {
+    let mut e = Engine::new();
+    e.send("position startpos");
+    let (moves, total) = perft_output(&mut e, 3);
+    assert_eq!(moves.len(), 20);
+    assert_eq!(total, 8902);
+    for (m, _) in &moves {
+        play(&startpos(), m, CastlingMode::Standard);
+    }
+    e.send(&format!("position fen {KIWIPETE}"));
+    let (moves, total) = perft_output(&mut e, 2);
+    assert_eq!(moves.len(), 48);
+    assert_eq!(total, 2039);
+    // Castling in standard notation.
+    assert!(moves.iter().any(|(m, _)| m == "e1g1"), "{moves:?}");
+    assert!(moves.iter().any(|(m, _)| m == "e1c1"), "{moves:?}");
+    // perft 1, and a perft with no moves.
+    let (moves, total) = perft_output(&mut e, 1);
+    assert_eq!((moves.len(), total), (48, 48));
+    e.send(&format!("position fen {CHECKMATED}"));
+    let (moves, total) = perft_output(&mut e, 2);
+    assert_eq!((moves.len(), total), (0, 0));
+    assert!(e.isready().is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// 9. d and eval
+// ---------------------------------------------------------------------------
+
+#[test]
+fn display_and_eval() {
+    let mut e = Engine::new();
+    e.send("position startpos");
+    e.send("d");
+    let lines = e.isready();
+    assert!(lines.contains(&format!("Fen: {START_FEN}")), "{lines:?}");
+    assert!(
+        lines.contains(&"Key: 463B96181691FC9C".to_string()),
+        "{lines:?}"
+    );
+    // The board shows the pieces: the first rank line has the white pieces.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("R | N | B | Q | K | B | N | R")),
+        "{lines:?}"
+    );
+    // A second reference key (Polyglot) after moves, with en passant.
+    e.send("position startpos moves e2e4 d7d5 e4e5 f7f5");
+    e.send("d");
+    let lines = e.isready();
+    assert!(
+        lines.contains(&"Key: 22A48B5A8E47FF78".to_string()),
+        "{lines:?}"
+    );
+    let key = lines.iter().find_map(|l| l.strip_prefix("Key: ")).unwrap();
+    assert!(key.len() == 16 && key.chars().all(|c| c.is_ascii_hexdigit()));
+
+    e.send("position startpos");
+    e.send("eval");
+    let lines = e.isready();
+    assert!(
+        lines.iter().any(|l| l.contains("material")),
+        "eval output {lines:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// 10. Chess960
+// ---------------------------------------------------------------------------
+
+#[test]
+fn chess960_perft_and_search() {
+    let mut e = Engine::new();
+    e.send("setoption name UCI_Chess960 value true");
+    e.send(&format!("position fen {CHESS960_FEN}"));
+    let (moves, total) = perft_output(&mut e, 1);
+    assert_eq!(total, 21);
+    let pos = position(CHESS960_FEN, &[], CastlingMode::Chess960);
+    assert_eq!(pos.legal_moves().len(), 21);
+    for (m, _) in &moves {
+        play(&pos, m, CastlingMode::Chess960);
+    }
+    let out = e.go("go depth 3");
+    out.check(&pos, CastlingMode::Chess960);
+}
+
+#[test]
+fn castling_notation_standard_and_chess960() {
+    let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+    let mut e = Engine::new();
+    e.send(&format!("position fen {fen}"));
+    let out = e.go("go searchmoves e1g1 depth 1");
+    assert_eq!(out.bestmove, "e1g1", "standard castling notation");
+    out.check(
+        &position(fen, &[], CastlingMode::Standard),
+        CastlingMode::Standard,
+    );
+
+    e.send("setoption name UCI_Chess960 value true");
+    for castling in ["H", "K"] {
+        let fen960 = format!("4k3/8/8/8/8/8/8/4K2R w {castling} - 0 1");
+        e.send(&format!("position fen {fen960}"));
+        let out = e.go("go searchmoves e1h1 depth 1");
+        assert_eq!(out.bestmove, "e1h1", "Chess960 castling is king takes rook");
+        out.check(
+            &position(&fen960, &[], CastlingMode::Chess960),
+            CastlingMode::Chess960,
+        );
+        // Played castling moves are read in that notation too.
+        e.send(&format!("position fen {fen960} moves e1h1"));
+        assert_eq!(e.fen(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+    }
+
+    // Back to standard: the same position prints e1g1 again.
+    e.send("setoption name UCI_Chess960 value false");
+    e.send(&format!("position fen {fen}"));
+    let out = e.go("go searchmoves e1g1 depth 1");
+    assert_eq!(out.bestmove, "e1g1");
+}
+
+// ---------------------------------------------------------------------------
+// 11. Command-line mode
+// ---------------------------------------------------------------------------
+
+#[test]
+fn command_line_search_exits_by_itself() {
+    let mut e = Engine::spawn(
+        &[&format!("position fen {MATE_IN_TWO}"), "go depth 4"],
+        false,
+    );
+    let status = e.wait_exit(TIMEOUT);
+    assert!(status.success(), "exit status {status:?}");
+    let lines = e.rest_of_output(TIMEOUT);
+    let out = SearchOutput::parse(lines);
+    out.check(
+        &position(MATE_IN_TWO, &[], CastlingMode::Standard),
+        CastlingMode::Standard,
+    );
+    assert!(out.values("score").count() > 0);
+}
+
+#[test]
+fn command_line_bench() {
+    let mut e = Engine::spawn(&["bench", "2"], false);
+    let status = e.wait_exit(Duration::from_secs(20));
+    assert!(status.success(), "exit status {status:?}");
+    let lines = e.rest_of_output(TIMEOUT);
+    let last = lines.last().expect("bench output");
+    let t: Vec<&str> = last.split(' ').collect();
+    let is_num = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    assert!(
+        t.len() == 4 && is_num(t[0]) && t[1] == "nodes" && is_num(t[2]) && t[3] == "nps",
+        "last bench line '{last}' is not 'N nodes M nps'"
+    );
+    assert!(t[0].parse::<u64>().unwrap() > 0);
+}
+
+// ---------------------------------------------------------------------------
+// 12. End of input
+// ---------------------------------------------------------------------------
+
+#[test]
+fn eof_finishes_a_limited_search() {
+    let mut e = Engine::new();
+    e.send("position startpos");
+    e.send("go depth 4");
+    e.close_stdin();
+    let out = e.read_search(TIMEOUT);
+    out.check(&startpos(), CastlingMode::Standard);
+    assert!(
+        out.values("depth").any(|d| d == "4"),
+        "the search was cut short by EOF: {:?}",
+        out.lines
+    );
+    let status = e.wait_exit(TIMEOUT);
+    assert!(status.success(), "exit status {status:?}");
+    assert!(e.rest_of_output(TIMEOUT).is_empty());
+}
+
+#[test]
+fn eof_stops_an_infinite_search() {
+    let mut e = Engine::new();
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(100));
+    e.close_stdin();
+    let out = e.read_search(TIMEOUT);
+    out.check(&startpos(), CastlingMode::Standard);
+    let status = e.wait_exit(TIMEOUT);
+    assert!(status.success(), "exit status {status:?}");
+}
+
+#[test]
+fn eof_stops_pondering() {
+    let mut e = Engine::new();
+    e.send("go ponder wtime 1000 btime 1000");
+    e.close_stdin();
+    let out = e.read_search(TIMEOUT);
+    out.check(&startpos(), CastlingMode::Standard);
+    assert!(e.wait_exit(TIMEOUT).success());
+}
+
+#[test]
+fn quit_during_search_exits() {
+    let mut e = Engine::new();
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    let status = e.wait_exit(TIMEOUT);
+    assert!(status.success(), "exit status {status:?}");
+}
+
+// ---------------------------------------------------------------------------
+// 13. Threads
+// ---------------------------------------------------------------------------
+
+#[test]
+fn two_threads_search() {
+    let mut e = Engine::new();
+    e.expect_silent("setoption name Threads value 2");
+    e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let pos = position(
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        &[],
+        CastlingMode::Standard,
+    );
+    let out = e.go("go depth 5");
+    out.check(&pos, CastlingMode::Standard);
+    assert!(out.values("depth").any(|d| d == "5"), "{:?}", out.lines);
+    // And a timed one with both threads, then stop mid-search.
+    let t = Instant::now();
+    let out = e.go("go movetime 200");
+    assert!(t.elapsed() < Duration::from_millis(1500));
+    out.check(&pos, CastlingMode::Standard);
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    e.read_search(TIMEOUT).check(&pos, CastlingMode::Standard);
+    assert!(e.isready().is_empty());
+}
