@@ -508,7 +508,7 @@ mod tests {
                 assert_eq!(pos.key(), before);
                 assert_eq!(pos.decode_move(Position::encode_move(m)), Some(m));
                 pos.make(m);
-                if !pos.in_check() && rng.next() % 8 == 0 {
+                if !pos.in_check() && rng.next().is_multiple_of(8) {
                     pos.make_null();
                     assert_eq!(pos.key(), full_key(pos.board()), "null in {}", pos.fen());
                     pos.unmake();

@@ -311,13 +311,14 @@ impl<'a> Searcher<'a> {
         if setup.limits.depth.is_some_and(|d| depth >= d) {
             return self.finish_early();
         }
-        if self.thread_id == 0 && !setup.control.pondering.load(Ordering::Relaxed) {
-            if let Some(opt) = setup.budget.optimum {
-                // The next iteration costs a few times this one: don't start
-                // one that can't finish.
-                if setup.budget_elapsed() >= opt / 2 {
-                    return self.finish_early();
-                }
+        if self.thread_id == 0
+            && !setup.control.pondering.load(Ordering::Relaxed)
+            && let Some(opt) = setup.budget.optimum
+        {
+            // The next iteration costs a few times this one: don't start
+            // one that can't finish.
+            if setup.budget_elapsed() >= opt / 2 {
+                return self.finish_early();
             }
         }
         depth as usize >= MAX_PLY - 1
@@ -381,7 +382,7 @@ impl<'a> Searcher<'a> {
                 setup.control.stop.store(true, Ordering::SeqCst);
             }
         }
-        if self.nodes % CLOCK_CHECK_INTERVAL == 0
+        if self.nodes.is_multiple_of(CLOCK_CHECK_INTERVAL)
             && !setup.control.pondering.load(Ordering::Relaxed)
             && setup
                 .budget
@@ -468,11 +469,11 @@ impl<'a> Searcher<'a> {
         self.seldepth = self.seldepth.max(ply);
 
         let (tt_entry, tt_move) = self.probe_tt(ply);
-        if let Some(e) = tt_entry {
-            if e.cuts(depth, alpha, beta) {
-                self.stats.tt_cutoffs += 1;
-                return e.score;
-            }
+        if let Some(e) = tt_entry
+            && e.cuts(depth, alpha, beta)
+        {
+            self.stats.tt_cutoffs += 1;
+            return e.score;
         }
 
         let moves = self.pos.board().legal_moves();
@@ -529,11 +530,11 @@ impl<'a> Searcher<'a> {
             return evaluate(&self.pos);
         }
         let (tt_entry, tt_move) = self.probe_tt(ply);
-        if let Some(e) = tt_entry {
-            if e.cuts(0, alpha, beta) {
-                self.stats.tt_cutoffs += 1;
-                return e.score;
-            }
+        if let Some(e) = tt_entry
+            && e.cuts(0, alpha, beta)
+        {
+            self.stats.tt_cutoffs += 1;
+            return e.score;
         }
         let original_alpha = alpha;
         let in_check = self.pos.in_check();

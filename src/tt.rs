@@ -189,7 +189,7 @@ impl TranspositionTable {
     }
 
     pub fn megabytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() >> 20
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
     pub fn entry_count(&self) -> usize {
