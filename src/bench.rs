@@ -31,6 +31,9 @@ pub fn bench_fens() -> impl Iterator<Item = &'static str> {
 pub struct BenchResult {
     pub nodes: u64,
     pub elapsed: Duration,
+    /// Repetition checks, and how many the counter table decided alone.
+    pub repetition_checks: u64,
+    pub repetition_early_exits: u64,
 }
 
 impl BenchResult {
@@ -44,6 +47,7 @@ pub fn run(depth: u32) -> BenchResult {
     let tt = TranspositionTable::new(BENCH_HASH_MB).expect("bench hash table");
     let start = Instant::now();
     let mut nodes = 0;
+    let (mut repetition_checks, mut repetition_early_exits) = (0, 0);
     for fen in bench_fens() {
         tt.clear();
         tt.new_search(0);
@@ -67,10 +71,14 @@ pub fn run(depth: u32) -> BenchResult {
         let mut searcher = Searcher::new(pos, &setup, 0);
         searcher.iterate();
         nodes += searcher.nodes;
+        repetition_checks += searcher.pos.repetition_stats.checks;
+        repetition_early_exits += searcher.pos.repetition_stats.early_exits;
     }
     BenchResult {
         nodes,
         elapsed: start.elapsed(),
+        repetition_checks,
+        repetition_early_exits,
     }
 }
 

@@ -365,7 +365,8 @@ impl Position {
         let key = state.key;
         let reach = state.reversible_plies as usize;
         self.repetition_stats.checks += 1;
-        if self.repetitions.get(key) <= 1 || reach < 4 {
+        if self.repetitions.get(key) <= 1 {
+            // No other position on the stack shares even the low key bits.
             self.repetition_stats.early_exits += 1;
             return false;
         }
@@ -400,6 +401,11 @@ impl Position {
 
     pub fn repetition_table(&self) -> &RepetitionTable {
         &self.repetitions
+    }
+
+    /// Do the counters equal what the positions on the stack give?
+    pub fn repetition_counts_consistent(&self) -> bool {
+        self.repetitions.counts() == &self.expected_repetition_counts()[..]
     }
 
     /// Rebuilds the counters from the stack alone (what they must equal).
@@ -514,14 +520,20 @@ mod tests {
                     pos.unmake();
                 }
             }
-            assert_eq!(
-                pos.repetition_table().counts(),
-                &pos.expected_repetition_counts()[..]
-            );
+            assert!(pos.repetition_counts_consistent());
             while pos.height() > 1 {
                 pos.unmake();
             }
             assert_eq!(pos.key(), full_key(pos.board()));
+            // Back at the base: exactly one count, for the base position.
+            assert!(pos.repetition_counts_consistent());
+            let total: u32 = pos
+                .repetition_table()
+                .counts()
+                .iter()
+                .map(|&c| u32::from(c))
+                .sum();
+            assert_eq!(total, 1);
         }
     }
 

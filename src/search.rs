@@ -223,6 +223,9 @@ impl<'a> Searcher<'a> {
             }
         }
         self.publish_nodes();
+        // Every make was unmade (null moves included): the stack is back at
+        // the root and the repetition counters are the game history's.
+        debug_assert!(self.pos.repetition_counts_consistent());
         let best = self.root_moves[0].clone();
         let ponder = best
             .pv

@@ -134,6 +134,9 @@ pub struct TranspositionTable {
     /// Bits of the key that a probe verifies. All 64 in production; fewer
     /// only in the collision experiment (`with_check_bits`).
     check_mask: u64,
+    /// Experiment only: probes that matched an entry stored under another
+    /// full key (a type-1 error let through by a narrow check).
+    false_hits: AtomicU64,
 }
 
 /// Why the table could not be resized.
@@ -157,6 +160,7 @@ impl TranspositionTable {
             generation: AtomicU8::new(0),
             root_pieces: AtomicU8::new(32),
             check_mask: u64::MAX,
+            false_hits: AtomicU64::new(0),
         };
         tt.resize(megabytes)?;
         Ok(tt)
@@ -245,26 +249,35 @@ impl TranspositionTable {
         let bucket = self.bucket(key)?;
         for slot in &bucket.slots {
             let data = slot.data.load(Ordering::Relaxed);
-            let check = slot.key_xor_data.load(Ordering::Relaxed) ^ data;
-            if data != 0 && (check ^ key) & self.check_mask == 0 {
+            let stored = slot.key_xor_data.load(Ordering::Relaxed) ^ data;
+            if data != 0 && (stored ^ key) & self.check_mask == 0 {
+                if self.check_mask != u64::MAX && stored != key {
+                    self.false_hits.fetch_add(1, Ordering::Relaxed);
+                }
                 return TtEntry::unpack(data);
             }
         }
         None
     }
 
-    /// Like `probe`, but also returns the full key the entry was stored
-    /// under (for counting false matches in the collision experiment).
-    pub fn probe_with_stored_key(&self, key: u64) -> Option<(TtEntry, u64)> {
-        let bucket = self.bucket(key)?;
-        for slot in &bucket.slots {
-            let data = slot.data.load(Ordering::Relaxed);
-            let stored = slot.key_xor_data.load(Ordering::Relaxed) ^ data;
-            if data != 0 && (stored ^ key) & self.check_mask == 0 {
-                return TtEntry::unpack(data).map(|e| (e, stored));
-            }
-        }
-        None
+    /// Experiment only: type-1 errors let through so far (always 0 with
+    /// the full 64-bit check, where a false hit needs a full-key collision).
+    pub fn false_hits(&self) -> u64 {
+        self.false_hits.load(Ordering::Relaxed)
+    }
+
+    /// Experiment only: valid entries in `key`'s bucket stored under other
+    /// full keys; each matches a narrowed check with chance 2^-bits.
+    pub fn foreign_entries(&self, key: u64) -> usize {
+        self.bucket(key).map_or(0, |b| {
+            b.slots
+                .iter()
+                .filter(|s| {
+                    let data = s.data.load(Ordering::Relaxed);
+                    data != 0 && s.key_xor_data.load(Ordering::Relaxed) ^ data != key
+                })
+                .count()
+        })
     }
 
     pub fn store(&self, key: u64, mv: u16, score: i32, depth: i32, bound: Bound, pieces: u32) {
@@ -529,6 +542,23 @@ mod tests {
         assert_eq!(tt.hashfull(), 250);
         tt.new_search(32);
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn narrow_check_lets_type1_errors_through_and_counts_them() {
+        let tt = TranspositionTable::new(1).unwrap().with_check_bits(16);
+        tt.new_search(32);
+        tt.store(0x0000_0000_0000_1234, 5, 0, 3, Bound::Exact, 32);
+        // Same bucket, same low 16 bits, another position.
+        let other = 0x0000_0000_0001_1234;
+        assert!(tt.probe(other).is_some());
+        assert_eq!(tt.false_hits(), 1);
+        assert_eq!(tt.foreign_entries(other), 1);
+        let full = TranspositionTable::new(1).unwrap();
+        full.new_search(32);
+        full.store(0x1234, 5, 0, 3, Bound::Exact, 32);
+        assert!(full.probe(0x0001_1234).is_none());
+        assert_eq!(full.false_hits(), 0);
     }
 
     #[test]

@@ -481,6 +481,12 @@ impl Uci {
             },
         };
         let r = bench::run(depth);
+        send(&format!(
+            "info string repetition checks {} decided by the counter alone {} ({:.2}%)",
+            r.repetition_checks,
+            r.repetition_early_exits,
+            100.0 * r.repetition_early_exits as f64 / r.repetition_checks.max(1) as f64
+        ));
         send(&format!("{} nodes {} nps", r.nodes, r.nps()));
     }
 
