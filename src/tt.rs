@@ -127,6 +127,28 @@ struct Bucket {
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
+/// The replacement rules, each of which can be switched off to measure what
+/// it is worth (all on in play).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplacementPolicy {
+    /// Entries with more pieces than the root go first.
+    pub unreachable_first: bool,
+    /// Entries of earlier searches lose 8 plies of depth per search.
+    pub aging: bool,
+    /// Among the rest, the shallowest goes (else the first slot found).
+    pub depth_preferred: bool,
+}
+
+impl Default for ReplacementPolicy {
+    fn default() -> Self {
+        ReplacementPolicy {
+            unreachable_first: true,
+            aging: true,
+            depth_preferred: true,
+        }
+    }
+}
+
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     generation: AtomicU8,
@@ -137,6 +159,7 @@ pub struct TranspositionTable {
     /// Experiment only: probes that matched an entry stored under another
     /// full key (a type-1 error let through by a narrow check).
     false_hits: AtomicU64,
+    policy: ReplacementPolicy,
 }
 
 /// Why the table could not be resized.
@@ -161,6 +184,7 @@ impl TranspositionTable {
             root_pieces: AtomicU8::new(32),
             check_mask: u64::MAX,
             false_hits: AtomicU64::new(0),
+            policy: ReplacementPolicy::default(),
         };
         tt.resize(megabytes)?;
         Ok(tt)
@@ -189,6 +213,12 @@ impl TranspositionTable {
         } else {
             (1 << bits) - 1
         };
+        self
+    }
+
+    /// Experiment only: switch replacement rules off.
+    pub fn with_policy(mut self, policy: ReplacementPolicy) -> Self {
+        self.policy = policy;
         self
     }
 
@@ -324,11 +354,17 @@ impl TranspositionTable {
                 );
                 return;
             }
-            let value = if old.pieces > root_pieces {
+            let policy = self.policy;
+            let value = if policy.unreachable_first && old.pieces > root_pieces {
                 i32::MIN + 2 // unreachable: more pieces than the root
             } else {
-                let age = i32::from(generation.wrapping_sub(old.generation));
-                old.depth - 8 * age
+                let age = if policy.aging {
+                    i32::from(generation.wrapping_sub(old.generation))
+                } else {
+                    0
+                };
+                let depth = if policy.depth_preferred { old.depth } else { 0 };
+                depth - 8 * age
             };
             if value < victim_value {
                 victim = i;
