@@ -15,7 +15,7 @@ use crate::tt::TranspositionTable;
 /// Hash size of the bench: the default `Hash`, cleared for each position.
 pub const BENCH_HASH_MB: usize = 16;
 
-pub const DEFAULT_BENCH_DEPTH: u32 = 5;
+pub const DEFAULT_BENCH_DEPTH: u32 = 10;
 
 /// The bench positions, built into the binary so `lasker bench` works from
 /// any directory.

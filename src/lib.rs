@@ -12,6 +12,7 @@ pub mod movepick;
 pub mod perft;
 pub mod position;
 pub mod search;
+pub mod see;
 pub mod timeman;
 pub mod tt;
 pub mod uci;

@@ -1,18 +1,28 @@
-//! Move ordering: the best move known for the position first (hash or PV
-//! move), then captures by MVV-LVA (most valuable victim, least valuable
-//! attacker), promotions, and quiet moves last.
+//! Move ordering, in stages:
 //!
-//! Moves are scored once and picked one at a time by selection: a cutoff on
-//! an early move then costs no sorting of the rest.
+//! 1. the hash move, tried before any move is generated (a cutoff on it, the
+//!    common case, costs no move generation at all);
+//! 2. then the generated moves, best first: captures that don't lose
+//!    material (SEE) by MVV-LVA and queen promotions, the two killers, the
+//!    counter-move, quiet moves by history, and losing captures last.
+//!
+//! The generated moves are scored once and sorted (a few dozen moves: a
+//! sort costs less than repeated selection once pruning skips the tail).
 
 use arrayvec::ArrayVec;
-use shakmaty::{Move, MoveList, Role};
+use shakmaty::{Color, Move, Position as _, Role};
 
 use crate::eval::piece_value;
+use crate::position::Position;
+use crate::see::see_ge;
 
-const HASH_MOVE: i32 = 1_000_000;
-const CAPTURE_BASE: i32 = 100_000;
-const PROMOTION_BASE: i32 = 90_000;
+const GOOD_CAPTURE: i32 = 2_000_000;
+const KILLER: i32 = 1_000_000;
+const BAD_CAPTURE: i32 = -2_000_000;
+const UNDERPROMOTION: i32 = -1_000_000;
+
+/// History scores stay within +-HISTORY_MAX (gravity keeps them there).
+pub const HISTORY_MAX: i32 = 16_384;
 
 /// MVV-LVA: victims dominate, the attacker breaks ties.
 pub fn mvv_lva(m: Move) -> i32 {
@@ -21,77 +31,229 @@ pub fn mvv_lva(m: Move) -> i32 {
     victim * 16 - attacker / 16
 }
 
+/// A quiet move: neither a capture nor a promotion.
+pub fn is_quiet(m: Move) -> bool {
+    !m.is_capture() && m.promotion().is_none()
+}
+
+/// Butterfly history: how often a quiet move (by side, from, to) caused a
+/// cutoff, with more weight for deeper ones.
+pub struct History {
+    table: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            table: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+}
+
+fn squares(m: Move) -> (usize, usize) {
+    match m {
+        Move::Castle { king, rook } => (king.to_usize(), rook.to_usize()),
+        _ => (m.from().map_or(0, |s| s.to_usize()), m.to().to_usize()),
+    }
+}
+
+impl History {
+    pub fn get(&self, side: Color, m: Move) -> i32 {
+        let (from, to) = squares(m);
+        self.table[side as usize][from][to]
+    }
+
+    /// Gravity: the entry moves toward +-HISTORY_MAX by `bonus`, more slowly
+    /// the closer it already is, so old lessons fade.
+    pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
+        let (from, to) = squares(m);
+        let entry = &mut self.table[side as usize][from][to];
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+}
+
+/// The quiet moves that refuted earlier moves, for ordering.
+#[derive(Clone, Copy, Default)]
+pub struct QuietHints {
+    pub killers: [Option<Move>; 2],
+    pub counter: Option<Move>,
+}
+
+#[derive(PartialEq, Eq)]
+enum Stage {
+    HashMove,
+    Generate,
+    Rest,
+}
+
 pub struct MovePicker {
+    hash_move: Option<Move>,
+    hints: QuietHints,
+    captures_only: bool,
+    stage: Stage,
     moves: ArrayVec<(Move, i32), 270>,
     next: usize,
 }
 
 impl MovePicker {
-    /// Orders `moves`; `best` (hash or PV move) goes first if present.
-    pub fn new(moves: MoveList, best: Option<Move>) -> MovePicker {
-        let scored = moves
-            .into_iter()
-            .map(|m| {
-                let score = if Some(m) == best {
-                    HASH_MOVE
-                } else if m.is_capture() {
-                    CAPTURE_BASE + mvv_lva(m)
-                } else if let Some(p) = m.promotion() {
-                    PROMOTION_BASE + piece_value(p) - if p == Role::Queen { 0 } else { 2000 }
-                } else {
-                    0
-                };
-                (m, score)
-            })
-            .collect();
+    /// All legal moves. `hash_move` must be legal in the position (the
+    /// caller decoded it with `Position::decode_move`).
+    pub fn new(hash_move: Option<Move>, hints: QuietHints) -> MovePicker {
         MovePicker {
-            moves: scored,
+            hash_move,
+            hints,
+            captures_only: false,
+            stage: Stage::HashMove,
+            moves: ArrayVec::new(),
             next: 0,
         }
     }
 
-    pub fn len(&self) -> usize {
-        self.moves.len()
+    /// Captures and queen promotions only (quiescence), unless in check.
+    pub fn captures(hash_move: Option<Move>) -> MovePicker {
+        let mut p = MovePicker::new(hash_move, QuietHints::default());
+        p.captures_only = true;
+        p
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-}
-
-impl Iterator for MovePicker {
-    type Item = Move;
-
-    fn next(&mut self) -> Option<Move> {
-        let rest = &mut self.moves[self.next..];
-        let (best_idx, _) = rest
-            .iter()
-            .enumerate()
-            .max_by_key(|(i, (_, s))| (*s, -(*i as i32)))?;
-        rest.swap(0, best_idx);
+    pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
+        if self.stage == Stage::HashMove {
+            self.stage = Stage::Generate;
+            if let Some(m) = self.hash_move {
+                if !self.captures_only || !is_quiet(m) || pos.in_check() {
+                    return Some(m);
+                }
+                // A quiet hash move is not searched in quiescence.
+                self.hash_move = None;
+            }
+        }
+        if self.stage == Stage::Generate {
+            self.stage = Stage::Rest;
+            self.generate(pos, history);
+        }
+        let (m, _) = *self.moves.get(self.next)?;
         self.next += 1;
-        Some(rest[0].0)
+        Some(m)
+    }
+
+    fn generate(&mut self, pos: &Position, history: &History) {
+        let board = pos.board();
+        let side = board.turn();
+        let in_check = board.is_check();
+        for m in board.legal_moves() {
+            if Some(m) == self.hash_move {
+                continue;
+            }
+            let score = if m.is_capture() {
+                if see_ge(board, m, 0) {
+                    GOOD_CAPTURE + mvv_lva(m)
+                } else {
+                    BAD_CAPTURE + mvv_lva(m)
+                }
+            } else if let Some(p) = m.promotion() {
+                if p == Role::Queen {
+                    GOOD_CAPTURE + piece_value(p)
+                } else {
+                    UNDERPROMOTION
+                }
+            } else if self.captures_only && !in_check {
+                continue;
+            } else if Some(m) == self.hints.killers[0] {
+                KILLER + 2
+            } else if Some(m) == self.hints.killers[1] {
+                KILLER + 1
+            } else if Some(m) == self.hints.counter {
+                KILLER
+            } else {
+                history.get(side, m)
+            };
+            if self.captures_only && !in_check && score == UNDERPROMOTION {
+                continue;
+            }
+            self.moves.push((m, score));
+        }
+        // Stable, so equal scores keep generation order (deterministic).
+        self.moves
+            .sort_by_key(|&(_, score)| std::cmp::Reverse(score));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, Position as _};
+    use shakmaty::CastlingMode;
 
-    use crate::position::Position;
+    fn order(fen: &str, hash: Option<&str>, hints: QuietHints, history: &History) -> Vec<String> {
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let hash = hash.map(|h| {
+            let mut p = pos.clone();
+            p.make_uci(h).unwrap()
+        });
+        let mut picker = MovePicker::new(hash, hints);
+        let mut out = Vec::new();
+        while let Some(m) = picker.next(&pos, history) {
+            out.push(pos.uci(m));
+        }
+        out
+    }
 
     #[test]
-    fn hash_move_then_best_capture_first() {
-        // White can take a queen with a pawn or with the rook.
-        let pos = Position::from_fen("4k3/8/8/3q4/4P3/8/8/3RK3 w - - 0 1", CastlingMode::Standard)
-            .unwrap();
-        let moves = pos.board().legal_moves();
-        let quiet = *moves.iter().find(|m| !m.is_capture()).unwrap();
-        let order: Vec<Move> = MovePicker::new(moves.clone(), Some(quiet)).collect();
-        assert_eq!(order.len(), moves.len());
-        assert_eq!(order[0], quiet);
-        assert_eq!(order[1].role(), Role::Pawn, "PxQ before RxQ");
-        assert_eq!(order[2].role(), Role::Rook);
+    fn stages_in_order() {
+        // White can take a queen with a pawn or the rook, or a defended pawn
+        // with the rook (losing the rook).
+        let fen = "4k3/8/2p5/3q4/4P3/8/8/3RK3 w - - 0 1";
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let all = pos.board().legal_moves().len();
+        let mut history = History::default();
+        let mut probe = pos.clone();
+        let quiet = probe.make_uci("e1f2").unwrap();
+        history.update(Color::White, quiet, 500);
+        let mut hints = QuietHints::default();
+        hints.killers[0] = Some(probe_move(&pos, "d1c1"));
+        let order = order(fen, Some("e1e2"), hints, &history);
+        assert_eq!(order.len(), all, "every legal move once");
+        assert_eq!(order[0], "e1e2", "hash move first");
+        assert_eq!(order[1], "e4d5", "PxQ before RxQ");
+        assert_eq!(order[2], "d1d5");
+        assert_eq!(order[3], "d1c1", "killer after good captures");
+        assert_eq!(order[4], "e1f2", "then history");
+    }
+
+    fn probe_move(pos: &Position, uci: &str) -> Move {
+        pos.clone().make_uci(uci).unwrap()
+    }
+
+    #[test]
+    fn losing_captures_last_and_quiescence_skips_quiets() {
+        let fen = "4k3/2p5/3p4/8/8/8/8/3RK3 w - - 0 1";
+        let order_all = order(fen, None, QuietHints::default(), &History::default());
+        assert_eq!(
+            order_all.last().unwrap(),
+            "d1d6",
+            "RxP defended by a pawn goes last"
+        );
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let mut q = MovePicker::captures(None);
+        let mut caps = Vec::new();
+        while let Some(m) = q.next(&pos, &History::default()) {
+            caps.push(pos.uci(m));
+        }
+        assert_eq!(caps, vec!["d1d6"]);
+    }
+
+    #[test]
+    fn history_gravity_is_bounded() {
+        let mut h = History::default();
+        let m = probe_move(&Position::default(), "e2e4");
+        for _ in 0..1000 {
+            h.update(Color::White, m, 4000);
+        }
+        assert!(h.get(Color::White, m) <= HISTORY_MAX);
+        assert!(h.get(Color::White, m) > HISTORY_MAX / 2);
+        for _ in 0..1000 {
+            h.update(Color::White, m, -4000);
+        }
+        assert!(h.get(Color::White, m) >= -HISTORY_MAX);
     }
 }

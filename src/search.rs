@@ -8,13 +8,15 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use shakmaty::{Move, Position as _, Role};
+use arrayvec::ArrayVec;
+use shakmaty::{Move, Piece, Position as _};
 
 use crate::eval::evaluate;
-use crate::movepick::MovePicker;
+use crate::movepick::{History, MovePicker, QuietHints, is_quiet};
 use crate::position::Position;
+use crate::see::see_ge;
 use crate::timeman::{Limits, TimeBudget};
-use crate::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
+use crate::tt::{Bound, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
 
 pub const MATE: i32 = 32_000;
 pub const INFINITY: i32 = 32_001;
@@ -103,6 +105,57 @@ pub struct SearchStats {
     /// Stored moves that were not legal in the probing position: a key
     /// collision (type-1 error) or a torn entry, caught before use.
     pub tt_move_rejections: u64,
+    /// Enhanced transposition cutoffs: nodes decided by a child's entry.
+    pub etc_probes: u64,
+    pub etc_cutoffs: u64,
+}
+
+// Search parameters. Each prunes or reduces only where a match showed it
+// pays; see README "Search".
+/// Aspiration window half-width at the first try (centipawns).
+const ASPIRATION_WINDOW: i32 = 20;
+/// Aspiration windows from this depth on.
+const ASPIRATION_MIN_DEPTH: u32 = 5;
+/// Reverse futility: the static eval beats beta by this much per ply.
+const RFP_MARGIN: i32 = 80;
+const RFP_MAX_DEPTH: i32 = 7;
+/// Null move from this depth on; verified from `NMP_VERIFY_DEPTH` on.
+const NMP_MIN_DEPTH: i32 = 3;
+const NMP_VERIFY_DEPTH: i32 = 12;
+/// Futility pruning of quiet moves: eval + margin can't reach alpha.
+const FUTILITY_BASE: i32 = 100;
+const FUTILITY_PER_PLY: i32 = 90;
+const FUTILITY_MAX_DEPTH: i32 = 7;
+/// Late move pruning: at depth d, quiets after 3 + d*d moves are skipped.
+const LMP_MAX_DEPTH: i32 = 7;
+/// Losing captures are pruned at low depth if SEE is below -margin*depth.
+const SEE_PRUNE_MARGIN: i32 = 90;
+const SEE_PRUNE_MAX_DEPTH: i32 = 6;
+/// Internal iterative reduction: a node without a hash move is searched
+/// one ply shallower from this depth on.
+const IIR_MIN_DEPTH: i32 = 4;
+/// Enhanced transposition cutoffs: at nodes this deep and this near root.
+const ETC_MIN_DEPTH: i32 = 6;
+const ETC_MAX_PLY: usize = 4;
+
+/// Late-move reductions, by depth and move number: log-based, as the best
+/// engines have them. Reductions grow with both, slowly.
+struct ReductionTable([[i32; 64]; 64]);
+
+impl ReductionTable {
+    fn new() -> Self {
+        let mut t = [[0; 64]; 64];
+        for (depth, row) in t.iter_mut().enumerate().skip(1) {
+            for (moves, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25) as i32;
+            }
+        }
+        ReductionTable(t)
+    }
+
+    fn get(&self, depth: i32, moves: usize) -> i32 {
+        self.0[(depth as usize).min(63)][moves.min(63)]
+    }
 }
 
 pub struct Searcher<'a> {
@@ -118,8 +171,13 @@ pub struct Searcher<'a> {
     completed_depth: u32,
     pv_table: Vec<[Option<Move>; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
-    /// The principal variation of the last iteration, tried first.
-    pv_hint: [Option<Move>; MAX_PLY],
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    history: History,
+    /// The quiet reply that refuted a move, by the moved piece and target.
+    counter_moves: Box<[[Option<Move>; 64]; 12]>,
+    reductions: ReductionTable,
+    /// Null moves are off for the rest of a verification search.
+    null_move_disabled: bool,
     stopped: bool,
     pub stats: SearchStats,
 }
@@ -133,6 +191,10 @@ pub fn format_score(score: i32) -> String {
     } else {
         format!("cp {score}")
     }
+}
+
+fn piece_index(piece: Piece) -> usize {
+    piece.role as usize - 1 + 6 * piece.color as usize
 }
 
 impl<'a> Searcher<'a> {
@@ -149,7 +211,11 @@ impl<'a> Searcher<'a> {
             completed_depth: 0,
             pv_table: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
-            pv_hint: [None; MAX_PLY],
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: History::default(),
+            counter_moves: Box::new([[None; 64]; 12]),
+            reductions: ReductionTable::new(),
+            null_move_disabled: false,
             stopped: false,
             stats: SearchStats::default(),
         }
@@ -203,9 +269,7 @@ impl<'a> Searcher<'a> {
             for pv_index in 0..multipv {
                 self.pv_index = pv_index;
                 self.seldepth = 0;
-                self.search_root(depth);
-                // Stable: moves that proved only "worse" keep their order.
-                self.root_moves[pv_index..].sort_by_key(|rm| -rm.score);
+                self.aspiration_search(depth);
                 if self.stopped {
                     break;
                 }
@@ -214,9 +278,10 @@ impl<'a> Searcher<'a> {
                 break;
             }
             self.completed_depth = depth;
-            self.set_pv_hint();
             if self.verbose() {
-                self.report(depth, multipv);
+                for i in 0..multipv {
+                    self.report(depth, i, "");
+                }
             }
             if self.iteration_limit_reached(depth) {
                 break;
@@ -242,6 +307,54 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Searches the root with a narrow window around the last score,
+    /// widening it on each fail until the score falls inside.
+    fn aspiration_search(&mut self, depth: u32) {
+        let previous = self.root_moves[self.pv_index].score;
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND
+        {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search_root(depth, alpha, beta);
+            // Stable: moves that proved only "worse" keep their order.
+            self.root_moves[self.pv_index..].sort_by_key(|rm| -rm.score);
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+                self.report_bound(depth, "upperbound");
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+                self.report_bound(depth, "lowerbound");
+            } else {
+                return;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// A failed aspiration search, reported once a search runs long enough
+    /// for a GUI to show it.
+    fn report_bound(&self, depth: u32, bound: &str) {
+        if self.verbose() && self.setup.start.elapsed() >= Duration::from_secs(1) {
+            self.report(depth, self.pv_index, bound);
+        }
+    }
+
+    fn verbose(&self) -> bool {
+        self.setup.verbose && self.thread_id == 0
+    }
+
     /// The table's move for the position after `m` (a ponder move when the
     /// PV was cut short by a table hit).
     fn tt_move_after(&mut self, m: Move) -> Option<Move> {
@@ -257,7 +370,7 @@ impl<'a> Searcher<'a> {
 
     /// The table's entry for the current position with its mate score
     /// converted to this ply, and its move if that is legal here.
-    fn probe_tt(&mut self, ply: usize) -> (Option<crate::tt::TtEntry>, Option<Move>) {
+    fn probe_tt(&mut self, ply: usize) -> (Option<TtEntry>, Option<Move>) {
         self.stats.tt_probes += 1;
         let Some(mut entry) = self.setup.tt.probe(self.pos.key()) else {
             return (None, None);
@@ -288,17 +401,6 @@ impl<'a> Searcher<'a> {
         );
     }
 
-    fn verbose(&self) -> bool {
-        self.setup.verbose && self.thread_id == 0
-    }
-
-    fn set_pv_hint(&mut self) {
-        self.pv_hint = [None; MAX_PLY];
-        for (i, m) in self.root_moves[0].pv.iter().enumerate().take(MAX_PLY) {
-            self.pv_hint[i] = Some(*m);
-        }
-    }
-
     /// After a completed iteration: is it time to stop?
     fn iteration_limit_reached(&mut self, depth: u32) -> bool {
         let setup = self.setup;
@@ -314,15 +416,14 @@ impl<'a> Searcher<'a> {
         if setup.limits.depth.is_some_and(|d| depth >= d) {
             return self.finish_early();
         }
+        // The next iteration costs a few times this one: don't start one
+        // that can't finish.
         if self.thread_id == 0
             && !setup.control.pondering.load(Ordering::Relaxed)
             && let Some(opt) = setup.budget.optimum
+            && setup.budget_elapsed() >= opt / 2
         {
-            // The next iteration costs a few times this one: don't start
-            // one that can't finish.
-            if setup.budget_elapsed() >= opt / 2 {
-                return self.finish_early();
-            }
+            return self.finish_early();
         }
         depth as usize >= MAX_PLY - 1
     }
@@ -337,27 +438,27 @@ impl<'a> Searcher<'a> {
         true
     }
 
-    fn report(&self, depth: u32, multipv: usize) {
+    fn report(&self, depth: u32, index: usize, bound: &str) {
         let elapsed = self.setup.start.elapsed();
         let nodes = self.setup.control.nodes.load(Ordering::Relaxed) + self.unpublished_nodes;
         let ms = elapsed.as_millis() as u64;
         let nps = nodes * 1000 / ms.max(1);
-        for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
-            let pv: Vec<String> = rm.pv.iter().map(|m| self.pos.uci(*m)).collect();
-            println!(
-                "info depth {depth} seldepth {} multipv {} score {} nodes {nodes} nps {nps} \
-                 hashfull {} tbhits 0 time {ms} pv {}",
-                rm.seldepth.max(depth as usize),
-                i + 1,
-                format_score(rm.score),
-                self.hashfull(),
-                pv.join(" ")
-            );
-        }
-    }
-
-    fn hashfull(&self) -> usize {
-        self.setup.tt.hashfull()
+        let rm = &self.root_moves[index];
+        let pv: Vec<String> = rm.pv.iter().map(|m| self.pos.uci(*m)).collect();
+        let bound = if bound.is_empty() {
+            String::new()
+        } else {
+            format!(" {bound}")
+        };
+        println!(
+            "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {nodes} nps {nps} \
+             hashfull {} tbhits 0 time {ms} pv {}",
+            rm.seldepth.max(depth as usize),
+            index + 1,
+            format_score(rm.score),
+            self.setup.tt.hashfull(),
+            pv.join(" ")
+        );
     }
 
     fn publish_nodes(&mut self) {
@@ -405,16 +506,28 @@ impl<'a> Searcher<'a> {
         self.stopped
     }
 
-    fn search_root(&mut self, depth: u32) {
-        let mut alpha = -INFINITY;
-        let beta = INFINITY;
+    /// The root: principal variation search over the root moves from
+    /// `pv_index` on (earlier ones are the better MultiPV lines).
+    fn search_root(&mut self, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        let depth = depth as i32;
+        let mut best = -INFINITY;
         for i in self.pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             self.pos.make(m);
-            let score = -self.negamax(depth as i32 - 1, -beta, -alpha, 1);
+            self.setup.tt.prefetch(self.pos.key());
+            let score = if i == self.pv_index {
+                -self.negamax(depth - 1, -beta, -alpha, 1)
+            } else {
+                let s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
+                if s > alpha && s < beta {
+                    -self.negamax(depth - 1, -beta, -alpha, 1)
+                } else {
+                    s
+                }
+            };
             self.pos.unmake();
             if self.should_stop() {
-                return;
+                return best;
             }
             let rm = &mut self.root_moves[i];
             if i == self.pv_index || score > alpha {
@@ -424,11 +537,18 @@ impl<'a> Searcher<'a> {
                 rm.pv.push(m);
                 rm.pv
                     .extend(self.pv_table[1][..self.pv_len[1]].iter().flatten().copied());
-                alpha = alpha.max(score);
             } else {
                 rm.score = -INFINITY;
             }
+            best = best.max(score);
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
         }
+        best
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -454,8 +574,71 @@ impl<'a> Searcher<'a> {
             && (!self.pos.in_check() || !self.pos.board().legal_moves().is_empty())
     }
 
-    fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// The counter-move slot for the move that led to this position.
+    fn counter_slot(&self) -> Option<(usize, usize)> {
+        let m = self.pos.last_move()?;
+        let piece = m.role().of(!self.pos.turn());
+        let to = match m {
+            Move::Castle { king, .. } => king,
+            _ => m.to(),
+        };
+        Some((piece_index(piece), to.to_usize()))
+    }
+
+    /// A quiet move caused a cutoff: remember it, and lower the history of
+    /// the quiet moves tried before it.
+    fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
+        let side = self.pos.turn();
+        let bonus = (depth * depth).min(1200);
+        self.history.update(side, m, bonus * 8);
+        for &q in tried {
+            self.history.update(side, q, -bonus * 8);
+        }
+        if self.killers[ply][0] != Some(m) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(m);
+        }
+        if let Some((piece, to)) = self.counter_slot() {
+            self.counter_moves[piece][to] = Some(m);
+        }
+    }
+
+    /// Enhanced transposition cutoff: before searching a node's moves, look
+    /// the children up; if one is known to refute this node (its score for
+    /// us reaches beta at enough depth), there is nothing to search.
+    fn etc_cutoff(&mut self, depth: i32, beta: i32, ply: usize) -> Option<i32> {
+        for m in self.pos.board().legal_moves() {
+            self.stats.etc_probes += 1;
+            let key = self.pos.key_after(m);
+            let Some(e) = self.setup.tt.probe(key) else {
+                continue;
+            };
+            let child_score = -score_from_tt(e.score, ply + 1);
+            // The child's upper bound (or exact score) is our lower bound.
+            if e.depth >= depth - 1
+                && matches!(e.bound, Bound::Upper | Bound::Exact)
+                && child_score >= beta
+            {
+                // A child that repeats or ends the game in a way the table
+                // can't see is caught when it is searched; play safe and
+                // trust only ordinary scores.
+                if child_score.abs() < MATE_BOUND {
+                    self.stats.etc_cutoffs += 1;
+                    return Some(child_score);
+                }
+            }
+        }
+        None
+    }
+
+    fn negamax(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = 0;
+        let in_check = self.pos.in_check();
+        // Check extension: a check is searched one ply deeper, so that the
+        // horizon never falls in the middle of a forcing sequence.
+        if in_check {
+            depth += 1;
+        }
         if depth <= 0 {
             return self.quiescence(alpha, beta, ply);
         }
@@ -470,32 +653,172 @@ impl<'a> Searcher<'a> {
             return evaluate(&self.pos);
         }
         self.seldepth = self.seldepth.max(ply);
+        // Mate distance pruning: no line from here can mate faster than a
+        // mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let pv_node = beta - alpha > 1;
 
         let (tt_entry, tt_move) = self.probe_tt(ply);
         if let Some(e) = tt_entry
+            && !pv_node
             && e.cuts(depth, alpha, beta)
         {
             self.stats.tt_cutoffs += 1;
             return e.score;
         }
 
-        let moves = self.pos.board().legal_moves();
-        if moves.is_empty() {
-            return if self.pos.in_check() {
-                -MATE + ply as i32
-            } else {
-                DRAW
-            };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            evaluate(&self.pos)
+        };
+        // The table's score, where its bound allows, is a better estimate.
+        let eval = match tt_entry {
+            Some(e)
+                if !in_check
+                    && e.score.abs() < MATE_BOUND
+                    && (e.bound == Bound::Exact
+                        || (e.bound == Bound::Lower && e.score > static_eval)
+                        || (e.bound == Bound::Upper && e.score < static_eval)) =>
+            {
+                e.score
+            }
+            _ => static_eval,
+        };
+
+        if !pv_node && !in_check {
+            // Reverse futility: so far above beta that a shallow search
+            // won't bring it back.
+            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta && eval < MATE_BOUND {
+                return eval;
+            }
+            // Null move: if passing still keeps us above beta, a real move
+            // will too. Not with only pawns and king (zugzwang), not twice
+            // in a row, not during a verification search.
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && !self.null_move_disabled
+                && self.pos.last_move().is_some()
+                && self.pos.has_non_pawn_material(self.pos.turn())
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.pos.make_null();
+                self.setup.tt.prefetch(self.pos.key());
+                let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1);
+                self.pos.unmake();
+                if self.stopped {
+                    return DRAW;
+                }
+                if score >= beta {
+                    let score = if score >= MATE_BOUND { beta } else { score };
+                    if depth < NMP_VERIFY_DEPTH {
+                        return score;
+                    }
+                    // Deep nodes: verify with a real reduced search without
+                    // null moves, so a zugzwang can't fool us at depth.
+                    self.null_move_disabled = true;
+                    let verified = self.negamax(depth - 1 - r, beta - 1, beta, ply);
+                    self.null_move_disabled = false;
+                    if verified >= beta {
+                        return score;
+                    }
+                }
+            }
         }
 
+        // Internal iterative reduction: with no hash move to guide it, this
+        // node is likely not worth the full depth.
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth -= 1;
+        }
+
+        if !pv_node
+            && depth >= ETC_MIN_DEPTH
+            && ply <= ETC_MAX_PLY
+            && let Some(score) = self.etc_cutoff(depth, beta, ply)
+        {
+            self.store_tt(ply, None, score, depth, Bound::Lower);
+            return score;
+        }
+
+        let hints = QuietHints {
+            killers: self.killers[ply],
+            counter: self
+                .counter_slot()
+                .and_then(|(piece, to)| self.counter_moves[piece][to]),
+        };
+        let mut picker = MovePicker::new(tt_move, hints);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for m in MovePicker::new(moves, tt_move.or(self.pv_hint[ply])) {
+        let mut moves_searched = 0usize;
+        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut skip_quiets = false;
+        self.killers[ply + 1] = [None; 2];
+
+        while let Some(m) = picker.next(&self.pos, &self.history) {
+            let quiet = is_quiet(m);
+            if ply > 0 && best > -MATE_BOUND && !in_check {
+                if quiet && skip_quiets {
+                    continue;
+                }
+                if !pv_node && quiet {
+                    // Late move pruning and futility pruning of quiets.
+                    if depth <= LMP_MAX_DEPTH && moves_searched >= (3 + depth * depth) as usize {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+                    {
+                        skip_quiets = true;
+                        continue;
+                    }
+                }
+                if !pv_node
+                    && !quiet
+                    && depth <= SEE_PRUNE_MAX_DEPTH
+                    && !see_ge(self.pos.board(), m, -SEE_PRUNE_MARGIN * depth)
+                {
+                    continue;
+                }
+            }
+
             self.pos.make(m);
             self.setup.tt.prefetch(self.pos.key());
-            let score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+            let gives_check = self.pos.in_check();
+            let new_depth = depth - 1;
+            let score = if moves_searched == 0 {
+                -self.negamax(new_depth, -beta, -alpha, ply + 1)
+            } else {
+                // Late move reductions for quiet moves searched late.
+                let mut r = 0;
+                if depth >= 3 && quiet && !gives_check && moves_searched > pv_node as usize {
+                    r = self.reductions.get(depth, moves_searched);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if hints.killers.contains(&Some(m)) || hints.counter == Some(m) {
+                        r -= 1;
+                    }
+                    r -= self.history.get(!self.pos.turn(), m) / 6000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(new_depth, -beta, -alpha, ply + 1);
+                }
+                s
+            };
             self.pos.unmake();
+            moves_searched += 1;
             if self.stopped {
                 return DRAW;
             }
@@ -506,10 +829,21 @@ impl<'a> Searcher<'a> {
                     best_move = Some(m);
                     self.update_pv(ply, m);
                     if score >= beta {
+                        if quiet {
+                            self.reward_quiet(ply, m, depth, &quiets_tried);
+                        }
                         break;
                     }
                 }
             }
+            if quiet && Some(m) != best_move {
+                let _ = quiets_tried.try_push(m);
+            }
+        }
+
+        if moves_searched == 0 {
+            // No legal move (pruning never skips the first one).
+            return if in_check { -MATE + ply as i32 } else { DRAW };
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -551,14 +885,15 @@ impl<'a> Searcher<'a> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let mut moves = self.pos.board().legal_moves();
-        if in_check && moves.is_empty() {
-            return -MATE + ply as i32;
-        }
-        if !in_check {
-            moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
-        }
-        for m in MovePicker::new(moves, tt_move) {
+        let mut picker = MovePicker::captures(tt_move);
+        let mut any_move = false;
+        while let Some(m) = picker.next(&self.pos, &self.history) {
+            any_move = true;
+            // Captures that lose material can't raise a quiet position's
+            // score; evasions are all searched.
+            if !in_check && !see_ge(self.pos.board(), m, 0) {
+                continue;
+            }
             self.pos.make(m);
             self.setup.tt.prefetch(self.pos.key());
             let score = -self.quiescence(-beta, -alpha, ply + 1);
@@ -577,6 +912,9 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
+        }
+        if in_check && !any_move {
+            return -MATE + ply as i32;
         }
         let bound = if best >= beta {
             Bound::Lower
