@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod engine;
+pub mod epd;
 pub mod eval;
 pub mod movepick;
 pub mod perft;

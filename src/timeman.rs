@@ -54,9 +54,10 @@ pub struct TimeBudget {
 impl TimeBudget {
     pub fn new(limits: &Limits, us: Color, move_overhead_ms: u64) -> TimeBudget {
         if let Some(mt) = limits.movetime {
+            // "Search exactly this long": no early stop between iterations.
             let t = Duration::from_millis(mt.saturating_sub(move_overhead_ms).max(1));
             return TimeBudget {
-                optimum: Some(t),
+                optimum: None,
                 maximum: Some(t),
             };
         }

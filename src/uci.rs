@@ -15,6 +15,7 @@ use shakmaty::{CastlingMode, Color, Position as _};
 
 use crate::bench;
 use crate::engine::{Engine, SearchFinished, SearchRequest};
+use crate::epd;
 use crate::eval;
 use crate::perft;
 use crate::position::Position;
@@ -264,6 +265,7 @@ impl Uci {
                 }
             }
             "bench" => self.cmd_bench(args),
+            "solve" => self.cmd_solve(args),
             "debug" | "register" => {}
             _ => error(&format!("unknown command '{}'", line.trim())),
         }
@@ -488,6 +490,43 @@ impl Uci {
             100.0 * r.repetition_early_exits as f64 / r.repetition_checks.max(1) as f64
         ));
         send(&format!("{} nodes {} nps", r.nodes, r.nps()));
+    }
+
+    /// `solve <epd file> [ms]`: runs a test suite (default 1000 ms each)
+    /// with the current Hash size, one thread, a fresh table per position.
+    fn cmd_solve(&mut self, args: &[&str]) {
+        if !self.idle_or_error("solve") {
+            return;
+        }
+        let Some(path) = args.first() else {
+            return error("expected 'solve <epd file> [milliseconds]'");
+        };
+        let ms = match args.get(1).map(|v| v.parse::<u64>()) {
+            None => 1000,
+            Some(Ok(ms)) if ms > 0 => ms,
+            Some(_) => return error(&format!("'{}' is not a positive number of ms", args[1])),
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => return error(&format!("can't read '{path}': {e}")),
+        };
+        let (mut solved, mut total) = (0, 0);
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let entry = match epd::parse_line(line) {
+                Ok(e) => e,
+                Err(e) => {
+                    error(&e);
+                    continue;
+                }
+            };
+            let (m, ok) = epd::solve(&entry, ms, &self.tt);
+            total += 1;
+            solved += usize::from(ok);
+            let played = m.map_or("0000".to_string(), |m| entry.position.uci(m));
+            let verdict = if ok { "solved" } else { "missed" };
+            send(&format!("info string {} {verdict} {played}", entry.id));
+        }
+        send(&format!("info string solved {solved} of {total} at {ms} ms"));
     }
 
     fn cmd_setoption(&mut self, args: &[&str]) {
