@@ -70,9 +70,12 @@ impl Engine {
         }
     }
 
-    /// Is a search running (one that has not yet printed `bestmove`)?
+    /// Is a search running that has neither printed `bestmove` nor been
+    /// told to stop? (A stopped one ends in moments: callers just `wait`.)
     pub fn is_searching(&self) -> bool {
-        self.handle.is_some() && !self.flags.finished.load(Ordering::SeqCst)
+        self.handle.is_some()
+            && !self.flags.finished.load(Ordering::SeqCst)
+            && !self.flags.stop_requested.load(Ordering::SeqCst)
     }
 
     /// Starts a search. The caller has checked that none is running.
@@ -118,6 +121,14 @@ impl Engine {
 
     pub fn is_pondering(&self) -> bool {
         self.is_searching() && self.flags.control.pondering.load(Ordering::SeqCst)
+    }
+
+    /// A search printed `bestmove`: join it, unless a newer one (started
+    /// after that message was sent) is running.
+    pub fn search_finished(&mut self) {
+        if self.handle.is_some() && self.flags.finished.load(Ordering::SeqCst) {
+            self.wait();
+        }
     }
 
     /// End of input: a search with a limit may finish (so that `echo "go

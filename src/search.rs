@@ -186,6 +186,8 @@ pub struct Searcher<'a> {
 pub fn format_score(score: i32) -> String {
     if score >= MATE_BOUND {
         format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE {
+        "mate 0".to_string() // checkmated already
     } else if score <= -MATE_BOUND {
         format!("mate -{}", (MATE + score) / 2)
     } else {
@@ -639,14 +641,15 @@ impl<'a> Searcher<'a> {
         if in_check {
             depth += 1;
         }
+        // Before the horizon check: a draw on the last ply is still a draw.
+        if self.is_draw(ply) {
+            return DRAW;
+        }
         if depth <= 0 {
             return self.quiescence(alpha, beta, ply);
         }
         self.count_node();
         if self.should_stop() {
-            return DRAW;
-        }
-        if self.is_draw(ply) {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {

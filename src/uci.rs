@@ -222,7 +222,7 @@ impl Uci {
                         break;
                     }
                 },
-                recv(done_rx) -> _ => self.engine.wait(),
+                recv(done_rx) -> _ => self.engine.search_finished(),
             }
         }
     }
@@ -526,7 +526,9 @@ impl Uci {
             let verdict = if ok { "solved" } else { "missed" };
             send(&format!("info string {} {verdict} {played}", entry.id));
         }
-        send(&format!("info string solved {solved} of {total} at {ms} ms"));
+        send(&format!(
+            "info string solved {solved} of {total} at {ms} ms"
+        ));
     }
 
     fn cmd_setoption(&mut self, args: &[&str]) {
