@@ -6,8 +6,9 @@
 //!    material (SEE) by MVV-LVA and queen promotions, the two killers, the
 //!    counter-move, quiet moves by history, and losing captures last.
 //!
-//! The generated moves are scored once and sorted (a few dozen moves: a
-//! sort costs less than repeated selection once pruning skips the tail).
+//! The generated moves are scored once and picked by selection: most nodes
+//! cut off after a move or two, so sorting the whole list would be wasted.
+//! Once pruning gives up on quiet moves, `skip_quiets` passes over them all.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, Position as _, Role};
@@ -91,6 +92,7 @@ pub struct MovePicker {
     hash_move: Option<Move>,
     hints: QuietHints,
     captures_only: bool,
+    skip_quiets: bool,
     stage: Stage,
     moves: ArrayVec<(Move, i32), 270>,
     next: usize,
@@ -104,6 +106,7 @@ impl MovePicker {
             hash_move,
             hints,
             captures_only: false,
+            skip_quiets: false,
             stage: Stage::HashMove,
             moves: ArrayVec::new(),
             next: 0,
@@ -132,9 +135,29 @@ impl MovePicker {
             self.stage = Stage::Rest;
             self.generate(pos, history);
         }
-        let (m, _) = *self.moves.get(self.next)?;
+        // Selection: most nodes cut off after a move or two, so sorting
+        // the whole list would mostly be wasted.
+        let skip_quiets = self.skip_quiets;
+        let rest = &mut self.moves[self.next..];
+        let mut best: Option<(usize, i32)> = None;
+        for (i, &(_, score)) in rest.iter().enumerate() {
+            if skip_quiets && is_quiet_score(score) {
+                continue;
+            }
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((i, score));
+            }
+        }
+        let (i, _) = best?;
+        rest.swap(0, i);
         self.next += 1;
-        Some(m)
+        Some(rest[0].0)
+    }
+
+    /// From now on only captures and promotions (late move pruning and
+    /// futility pruning have given up on the quiet moves).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
     }
 
     fn generate(&mut self, pos: &Position, history: &History) {
@@ -173,10 +196,13 @@ impl MovePicker {
             }
             self.moves.push((m, score));
         }
-        // Stable, so equal scores keep generation order (deterministic).
-        self.moves
-            .sort_by_key(|&(_, score)| std::cmp::Reverse(score));
     }
+}
+
+/// Quiet moves (killers, counter-move, history) score in this band; captures
+/// and promotions outside it.
+fn is_quiet_score(score: i32) -> bool {
+    (-HISTORY_MAX..=KILLER + 2).contains(&score)
 }
 
 #[cfg(test)]

@@ -760,27 +760,21 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let mut moves_searched = 0usize;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
-        let mut skip_quiets = false;
         self.killers[ply + 1] = [None; 2];
 
         while let Some(m) = picker.next(&self.pos, &self.history) {
             let quiet = is_quiet(m);
             if ply > 0 && best > -MATE_BOUND && !in_check {
-                if quiet && skip_quiets {
+                // Late move pruning and futility pruning of quiets: once one
+                // quiet move is given up on, all later ones are.
+                if !pv_node
+                    && quiet
+                    && ((depth <= LMP_MAX_DEPTH && moves_searched >= (3 + depth * depth) as usize)
+                        || (depth <= FUTILITY_MAX_DEPTH
+                            && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha))
+                {
+                    picker.skip_quiets();
                     continue;
-                }
-                if !pv_node && quiet {
-                    // Late move pruning and futility pruning of quiets.
-                    if depth <= LMP_MAX_DEPTH && moves_searched >= (3 + depth * depth) as usize {
-                        skip_quiets = true;
-                        continue;
-                    }
-                    if depth <= FUTILITY_MAX_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
-                    {
-                        skip_quiets = true;
-                        continue;
-                    }
                 }
                 if !pv_node
                     && !quiet
