@@ -4,7 +4,7 @@ CARGO ?= cargo
 # Native CPU for the engine binary the user runs; tests build portable code.
 NATIVE := RUSTFLAGS="-C target-cpu=native"
 
-.PHONY: all build run test bench perft-full clippy fmt clean
+.PHONY: all build run test bench perft-full tt-report clippy fmt clean
 
 all: build
 
@@ -25,6 +25,10 @@ bench: build
 # Every perft count in positions/, to the deepest depth (minutes).
 perft-full:
 	$(CARGO) test --release -- --ignored perft_full --nocapture
+
+# The transposition-table measurements of README (several minutes).
+tt-report:
+	$(CARGO) test --release --test tt_experiments -- --ignored --nocapture --test-threads=1
 
 clippy:
 	$(CARGO) clippy --release --all-targets -- -D warnings

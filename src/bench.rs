@@ -49,9 +49,9 @@ pub fn run(depth: u32) -> BenchResult {
     let mut nodes = 0;
     let (mut repetition_checks, mut repetition_early_exits) = (0, 0);
     for fen in bench_fens() {
-        tt.clear();
-        tt.new_search(0);
         let pos = Position::from_fen(fen, CastlingMode::Standard).expect("bench FENs are valid");
+        tt.clear();
+        tt.new_search(pos.piece_count());
         let control = Control::default();
         let setup = SearchSetup {
             control: &control,
