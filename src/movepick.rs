@@ -8,7 +8,8 @@
 //!
 //! The generated moves are scored once and picked by selection: most nodes
 //! cut off after a move or two, so sorting the whole list would be wasted.
-//! Once pruning gives up on quiet moves, `skip_quiets` passes over them all.
+//! Once pruning gives up on quiet moves, `skip_quiets` drops them in one
+//! pass (all but checks).
 
 use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, Position as _, Role};
@@ -92,7 +93,6 @@ pub struct MovePicker {
     hash_move: Option<Move>,
     hints: QuietHints,
     captures_only: bool,
-    skip_quiets: bool,
     stage: Stage,
     moves: ArrayVec<(Move, i32), 270>,
     next: usize,
@@ -106,7 +106,6 @@ impl MovePicker {
             hash_move,
             hints,
             captures_only: false,
-            skip_quiets: false,
             stage: Stage::HashMove,
             moves: ArrayVec::new(),
             next: 0,
@@ -137,13 +136,9 @@ impl MovePicker {
         }
         // Selection: most nodes cut off after a move or two, so sorting
         // the whole list would mostly be wasted.
-        let skip_quiets = self.skip_quiets;
         let rest = &mut self.moves[self.next..];
         let mut best: Option<(usize, i32)> = None;
         for (i, &(_, score)) in rest.iter().enumerate() {
-            if skip_quiets && is_quiet_score(score) {
-                continue;
-            }
             if best.is_none_or(|(_, b)| score > b) {
                 best = Some((i, score));
             }
@@ -154,10 +149,21 @@ impl MovePicker {
         Some(rest[0].0)
     }
 
-    /// From now on only captures and promotions (late move pruning and
-    /// futility pruning have given up on the quiet moves).
-    pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
+    /// From now on no quiet move that doesn't give check (late move pruning
+    /// and futility pruning have given up on them; a check may still mate).
+    pub fn skip_quiets(&mut self, pos: &Position) {
+        if self.stage != Stage::Rest {
+            return;
+        }
+        let mut kept = self.next;
+        for i in self.next..self.moves.len() {
+            let (m, score) = self.moves[i];
+            if !is_quiet_score(score) || pos.gives_check(m) {
+                self.moves[kept] = (m, score);
+                kept += 1;
+            }
+        }
+        self.moves.truncate(kept);
     }
 
     fn generate(&mut self, pos: &Position, history: &History) {

@@ -12,12 +12,13 @@
 //!   A counter of 1 proves the current position occurs nowhere else on the
 //!   stack, so the history is scanned only when it is 2 or more.
 
+use shakmaty::attacks;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, Piece, Position as _,
-    PositionError, Role, Square,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, Piece,
+    Position as _, PositionError, Role, Square,
 };
 
 /// Counters in the repetition table. 4096 one-byte counters fit in L1.
@@ -250,6 +251,39 @@ impl Position {
         let b = self.board().board();
         let ours = b.by_color(color);
         (ours & !(b.pawns() | b.kings())).any()
+    }
+
+    /// Does `m` give check? Direct and discovered checks are read off the
+    /// bitboards; only castling and en passant play the move on a copy.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let pos = self.board();
+        let Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } = m
+        else {
+            let mut copy = pos.clone();
+            copy.play_unchecked(m);
+            return copy.is_check();
+        };
+        let board = pos.board();
+        let us = pos.turn();
+        let Some(king) = board.king_of(!us) else {
+            return false;
+        };
+        let occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
+        let piece = promotion.unwrap_or(role).of(us);
+        if attacks::attacks(to, piece, occupied).contains(king) {
+            return true;
+        }
+        // A slider of ours that `from` was shielding.
+        let ours = board.by_color(us) ^ Bitboard::from(from);
+        let straight = attacks::rook_attacks(king, occupied) & board.rooks_and_queens() & ours;
+        let diagonal = attacks::bishop_attacks(king, occupied) & board.bishops_and_queens() & ours;
+        (straight | diagonal).any()
     }
 
     /// The key after `m` without playing it (for prefetching and ETC).
@@ -502,7 +536,9 @@ mod tests {
                 }
                 let m = moves[(rng.next() % moves.len() as u64) as usize];
                 let before = pos.key();
+                let check = pos.gives_check(m);
                 pos.make(m);
+                assert_eq!(check, pos.in_check(), "gives_check {m:?} in {}", pos.fen());
                 assert_eq!(
                     pos.key(),
                     full_key(pos.board()),

@@ -766,14 +766,16 @@ impl<'a> Searcher<'a> {
             let quiet = is_quiet(m);
             if ply > 0 && best > -MATE_BOUND && !in_check {
                 // Late move pruning and futility pruning of quiets: once one
-                // quiet move is given up on, all later ones are.
+                // quiet move is given up on, all later ones are, except
+                // checks (a quiet check may mate).
                 if !pv_node
                     && quiet
                     && ((depth <= LMP_MAX_DEPTH && moves_searched >= (3 + depth * depth) as usize)
                         || (depth <= FUTILITY_MAX_DEPTH
                             && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha))
+                    && !self.pos.gives_check(m)
                 {
-                    picker.skip_quiets();
+                    picker.skip_quiets(&self.pos);
                     continue;
                 }
                 if !pv_node
