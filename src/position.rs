@@ -286,9 +286,37 @@ impl Position {
         (straight | diagonal).any()
     }
 
-    /// The key after `m` without playing it (for prefetching and ETC).
+    /// The key after `m` without playing it (for ETC). Most moves change
+    /// neither castling rights nor the en-passant square: their key comes
+    /// from the piece keys alone; the rest play the move on a copy.
     pub fn key_after(&self, m: Move) -> u64 {
-        let mut child = self.board().clone();
+        let parent = self.top();
+        let board = &parent.board;
+        let us = board.turn();
+        if let Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } = m
+        {
+            let rights = board.castles().castling_rights();
+            let double_push = role == Role::Pawn && from.abs_diff(to) == 16;
+            let touches_rights = rights.contains(from)
+                || rights.contains(to)
+                || (role == Role::King && board.castles().has_color(us));
+            if !double_push && !touches_rights {
+                let mut key = parent.key ^ side_key() ^ ep_key(parent.ep_file);
+                key ^= piece_key(from, role.of(us));
+                key ^= piece_key(to, promotion.unwrap_or(role).of(us));
+                if let Some(captured) = capture {
+                    key ^= piece_key(to, captured.of(!us));
+                }
+                return key;
+            }
+        }
+        let mut child = board.clone();
         child.play_unchecked(m);
         self.child_key(m, &child)
     }
@@ -537,7 +565,9 @@ mod tests {
                 let m = moves[(rng.next() % moves.len() as u64) as usize];
                 let before = pos.key();
                 let check = pos.gives_check(m);
+                let predicted_key = pos.key_after(m);
                 pos.make(m);
+                assert_eq!(predicted_key, pos.key(), "key_after {m:?}");
                 assert_eq!(check, pos.in_check(), "gives_check {m:?} in {}", pos.fen());
                 assert_eq!(
                     pos.key(),

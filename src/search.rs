@@ -135,8 +135,26 @@ const SEE_PRUNE_MAX_DEPTH: i32 = 6;
 /// one ply shallower from this depth on.
 const IIR_MIN_DEPTH: i32 = 4;
 /// Enhanced transposition cutoffs: at nodes this deep and this near root.
-const ETC_MIN_DEPTH: i32 = 6;
-const ETC_MAX_PLY: usize = 4;
+const ETC_MIN_DEPTH: i32 = 3;
+const ETC_MAX_PLY: usize = 2;
+
+/// Where enhanced transposition cutoffs are tried. The defaults are what
+/// the measurements chose; `Searcher::with_etc` changes them for experiments
+/// (`max_ply: 0` switches ETC off).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EtcLimits {
+    pub min_depth: i32,
+    pub max_ply: usize,
+}
+
+impl Default for EtcLimits {
+    fn default() -> Self {
+        EtcLimits {
+            min_depth: ETC_MIN_DEPTH,
+            max_ply: ETC_MAX_PLY,
+        }
+    }
+}
 
 /// Late-move reductions, by depth and move number: log-based, as the best
 /// engines have them. Reductions grow with both, slowly.
@@ -178,6 +196,7 @@ pub struct Searcher<'a> {
     reductions: ReductionTable,
     /// Null moves are off for the rest of a verification search.
     null_move_disabled: bool,
+    etc: EtcLimits,
     stopped: bool,
     pub stats: SearchStats,
 }
@@ -218,9 +237,16 @@ impl<'a> Searcher<'a> {
             counter_moves: Box::new([[None; 64]; 12]),
             reductions: ReductionTable::new(),
             null_move_disabled: false,
+            etc: EtcLimits::default(),
             stopped: false,
             stats: SearchStats::default(),
         }
+    }
+
+    /// Experiments only: try enhanced transposition cutoffs elsewhere.
+    pub fn with_etc(mut self, etc: EtcLimits) -> Self {
+        self.etc = etc;
+        self
     }
 
     /// The legal root moves, restricted by `searchmoves` if given.
@@ -740,8 +766,8 @@ impl<'a> Searcher<'a> {
         }
 
         if !pv_node
-            && depth >= ETC_MIN_DEPTH
-            && ply <= ETC_MAX_PLY
+            && depth >= self.etc.min_depth
+            && ply <= self.etc.max_ply
             && let Some(score) = self.etc_cutoff(depth, beta, ply)
         {
             self.store_tt(ply, None, score, depth, Bound::Lower);

@@ -1,0 +1,117 @@
+//! Search measurements that print tables for README (ignored by default):
+//!
+//! `cargo test --release --test search_experiments -- --ignored --nocapture --test-threads=1`
+
+use std::time::{Duration, Instant};
+
+use lasker::bench::bench_fens;
+use lasker::position::Position;
+use lasker::search::{Control, EtcLimits, SearchSetup, SearchStats, Searcher};
+use lasker::timeman::{Limits, TimeBudget};
+use lasker::tt::TranspositionTable;
+use shakmaty::CastlingMode;
+
+struct Totals {
+    nodes: u64,
+    time: Duration,
+    stats: SearchStats,
+}
+
+/// Every bench position to `depth`, fresh 16 MB table each, one thread.
+fn run_bench(depth: u32, etc: EtcLimits) -> Totals {
+    let tt = TranspositionTable::new(16).unwrap();
+    let mut t = Totals {
+        nodes: 0,
+        time: Duration::ZERO,
+        stats: SearchStats::default(),
+    };
+    for fen in bench_fens() {
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        tt.clear();
+        tt.new_search(pos.piece_count());
+        let control = Control::default();
+        let setup = SearchSetup {
+            control: &control,
+            tt: &tt,
+            limits: Limits {
+                depth: Some(depth),
+                ..Default::default()
+            },
+            budget: TimeBudget {
+                optimum: None,
+                maximum: None,
+            },
+            start: Instant::now(),
+            multipv: 1,
+            verbose: false,
+        };
+        let start = Instant::now();
+        let r = Searcher::new(pos, &setup, 0).with_etc(etc).iterate();
+        t.time += start.elapsed();
+        t.nodes += r.nodes;
+        t.stats.etc_probes += r.stats.etc_probes;
+        t.stats.etc_cutoffs += r.stats.etc_cutoffs;
+    }
+    t
+}
+
+/// Node counts are exact; the time is the median of three runs.
+fn measure(depth: u32, etc: EtcLimits) -> Totals {
+    let mut runs: Vec<Totals> = (0..3).map(|_| run_bench(depth, etc)).collect();
+    assert!(
+        runs.iter().all(|r| r.nodes == runs[0].nodes),
+        "deterministic"
+    );
+    runs.sort_by_key(|r| r.time);
+    runs.swap_remove(1)
+}
+
+#[test]
+#[ignore]
+fn etc_savings_by_depth_and_ply_limit() {
+    let depth = 11;
+    let off = measure(
+        depth,
+        EtcLimits {
+            min_depth: 1,
+            max_ply: 0,
+        },
+    );
+    println!("### Enhanced transposition cutoffs: where they pay\n");
+    println!(
+        "All {} bench positions to depth {depth}, one thread, fresh 16 MB table each; \
+         time: median of 3. Ratios against ETC off.\n",
+        bench_fens().count()
+    );
+    println!(
+        "| min depth | max ply | nodes | vs off | time (s) | vs off | child probes | cutoffs |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "| off | off | {} | 1.000 | {:.2} | 1.000 | 0 | 0 |",
+        off.nodes,
+        off.time.as_secs_f64()
+    );
+    for (min_depth, max_ply) in [
+        (2, 4),
+        (3, 4),
+        (4, 4),
+        (6, 4),
+        (8, 4),
+        (3, 2),
+        (3, 8),
+        (3, 128),
+    ] {
+        let t = measure(depth, EtcLimits { min_depth, max_ply });
+        println!(
+            "| {min_depth} | {max_ply} | {} | {:.3} | {:.2} | {:.3} | {} | {} |",
+            t.nodes,
+            t.nodes as f64 / off.nodes as f64,
+            t.time.as_secs_f64(),
+            t.time.as_secs_f64() / off.time.as_secs_f64(),
+            t.stats.etc_probes,
+            t.stats.etc_cutoffs
+        );
+        assert!(t.nodes > 0);
+    }
+}
