@@ -9,7 +9,7 @@ use shakmaty::CastlingMode;
 
 use crate::position::Position;
 use crate::search::{Control, SearchSetup, Searcher};
-use crate::timeman::{Limits, TimeBudget};
+use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 
 /// Hash size of the bench: the default `Hash`, cleared for each position.
@@ -53,21 +53,14 @@ pub fn run(depth: u32) -> BenchResult {
         tt.clear();
         tt.new_search(pos.piece_count());
         let control = Control::default();
-        let setup = SearchSetup {
-            control: &control,
-            tt: &tt,
-            limits: Limits {
+        let setup = SearchSetup::quiet(
+            &control,
+            &tt,
+            Limits {
                 depth: Some(depth),
                 ..Default::default()
             },
-            budget: TimeBudget {
-                optimum: None,
-                maximum: None,
-            },
-            start: Instant::now(),
-            multipv: 1,
-            verbose: false,
-        };
+        );
         let mut searcher = Searcher::new(pos, &setup, 0);
         searcher.iterate();
         nodes += searcher.nodes;

@@ -3,14 +3,12 @@
 //! positions where the engine's move is a best move (`bm`) and not a move to
 //! avoid (`am`).
 
-use std::time::Instant;
-
 use shakmaty::san::San;
 use shakmaty::{CastlingMode, Move};
 
 use crate::position::Position;
 use crate::search::{Control, SearchSetup, Searcher};
-use crate::timeman::{Limits, TimeBudget};
+use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 
 /// One suite position.
@@ -72,15 +70,7 @@ pub fn solve(entry: &EpdEntry, ms: u64, tt: &TranspositionTable) -> (Option<Move
         movetime: Some(ms),
         ..Default::default()
     };
-    let setup = SearchSetup {
-        control: &control,
-        tt,
-        budget: TimeBudget::new(&limits, entry.position.turn(), 0),
-        limits,
-        start: Instant::now(),
-        multipv: 1,
-        verbose: false,
-    };
+    let setup = SearchSetup::quiet(&control, tt, limits);
     let result = Searcher::new(entry.position.clone(), &setup, 0).iterate();
     let ok = result.best.is_some_and(|m| {
         (entry.best.is_empty() || entry.best.contains(&m)) && !entry.avoid.contains(&m)

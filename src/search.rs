@@ -67,7 +67,24 @@ pub struct SearchSetup<'a> {
     pub verbose: bool,
 }
 
-impl SearchSetup<'_> {
+impl<'a> SearchSetup<'a> {
+    /// A silent one-thread search within `limits` (depth, nodes or
+    /// movetime; no clock) for bench, test suites, tests and experiments.
+    pub fn quiet(control: &'a Control, tt: &'a TranspositionTable, limits: Limits) -> Self {
+        SearchSetup {
+            control,
+            tt,
+            budget: TimeBudget {
+                optimum: None,
+                maximum: limits.movetime.map(Duration::from_millis),
+            },
+            limits,
+            start: Instant::now(),
+            multipv: 1,
+            verbose: false,
+        }
+    }
+
     /// Time counted against the budget (after `ponderhit` if pondering).
     fn budget_elapsed(&self) -> Duration {
         let origin = Duration::from_millis(self.control.budget_origin_ms.load(Ordering::Relaxed));
@@ -961,21 +978,14 @@ mod tests {
     fn search_fen(fen: &str, depth: u32) -> SearchResult {
         let control = Control::default();
         let tt = TranspositionTable::new(16).unwrap();
-        let setup = SearchSetup {
-            control: &control,
-            tt: &tt,
-            limits: Limits {
+        let setup = SearchSetup::quiet(
+            &control,
+            &tt,
+            Limits {
                 depth: Some(depth),
                 ..Default::default()
             },
-            budget: TimeBudget {
-                optimum: None,
-                maximum: None,
-            },
-            start: Instant::now(),
-            multipv: 1,
-            verbose: false,
-        };
+        );
         let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
         let mut s = Searcher::new(pos, &setup, 0);
         s.iterate()

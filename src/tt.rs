@@ -315,6 +315,14 @@ impl TranspositionTable {
             return;
         };
         let generation = self.generation();
+        let entry = TtEntry {
+            mv,
+            score,
+            depth,
+            bound,
+            generation,
+            pieces: pieces as u8,
+        };
         let root_pieces = self.root_pieces.load(Ordering::Relaxed);
         let mut victim = 0;
         let mut victim_value = i32::MAX;
@@ -340,18 +348,7 @@ impl TranspositionTable {
                     return;
                 }
                 let mv = if mv == 0 { old.mv } else { mv };
-                write(
-                    slot,
-                    key,
-                    TtEntry {
-                        mv,
-                        score,
-                        depth,
-                        bound,
-                        generation,
-                        pieces: pieces as u8,
-                    },
-                );
+                write(slot, key, TtEntry { mv, ..entry });
                 return;
             }
             let policy = self.policy;
@@ -371,18 +368,7 @@ impl TranspositionTable {
                 victim_value = value;
             }
         }
-        write(
-            &bucket.slots[victim],
-            key,
-            TtEntry {
-                mv,
-                score,
-                depth,
-                bound,
-                generation,
-                pieces: pieces as u8,
-            },
-        );
+        write(&bucket.slots[victim], key, entry);
     }
 
     /// Per mille of sampled entries written in the current search.

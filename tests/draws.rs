@@ -5,11 +5,9 @@
 //! Every search here runs through `search`, which also checks that the
 //! search left the position at its root with consistent repetition counters.
 
-use std::time::Instant;
-
 use lasker::position::{Position, REPETITION_TABLE_SIZE};
 use lasker::search::{Control, DRAW, MATE, SearchResult, SearchSetup, Searcher, format_score};
-use lasker::timeman::{Limits, TimeBudget};
+use lasker::timeman::Limits;
 use lasker::tt::TranspositionTable;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position as _, Role};
 
@@ -54,22 +52,15 @@ fn game(fen: &str, history: &[&str]) -> Position {
 fn search_moves(fen: &str, history: &[&str], depth: u32, searchmoves: &[&str]) -> Outcome {
     let control = Control::default();
     let tt = TranspositionTable::new(16).expect("16 MB table");
-    let setup = SearchSetup {
-        control: &control,
-        tt: &tt,
-        limits: Limits {
+    let setup = SearchSetup::quiet(
+        &control,
+        &tt,
+        Limits {
             depth: Some(depth),
             searchmoves: searchmoves.iter().map(ToString::to_string).collect(),
             ..Default::default()
         },
-        budget: TimeBudget {
-            optimum: None,
-            maximum: None,
-        },
-        start: Instant::now(),
-        multipv: 1,
-        verbose: false,
-    };
+    );
     let pos = game(fen, history);
     let root_fen = pos.fen();
     let root_key = pos.key();

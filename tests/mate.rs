@@ -1,11 +1,9 @@
 //! Mate scores: `score mate N` with the right N, in moves, negative when the
 //! side to move is mated. Distances checked against Stockfish 15.1 at depth 30+.
 
-use std::time::Instant;
-
 use lasker::position::Position;
 use lasker::search::{Control, SearchSetup, Searcher, format_score};
-use lasker::timeman::{Limits, TimeBudget};
+use lasker::timeman::Limits;
 use lasker::tt::TranspositionTable;
 use shakmaty::CastlingMode;
 
@@ -52,21 +50,14 @@ fn search(fen: &str, depth: u32) -> (String, String) {
     let control = Control::default();
     let tt = TranspositionTable::new(16).unwrap();
     tt.new_search(pos.piece_count());
-    let setup = SearchSetup {
-        control: &control,
-        tt: &tt,
-        limits: Limits {
+    let setup = SearchSetup::quiet(
+        &control,
+        &tt,
+        Limits {
             depth: Some(depth),
             ..Default::default()
         },
-        budget: TimeBudget {
-            optimum: None,
-            maximum: None,
-        },
-        start: Instant::now(),
-        multipv: 1,
-        verbose: false,
-    };
+    );
     let r = Searcher::new(pos.clone(), &setup, 0).iterate();
     (format_score(r.score), pos.uci(r.best.unwrap()))
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use lasker::bench::bench_fens;
 use lasker::position::Position;
 use lasker::search::{Control, EtcLimits, SearchSetup, SearchStats, Searcher};
-use lasker::timeman::{Limits, TimeBudget};
+use lasker::timeman::Limits;
 use lasker::tt::TranspositionTable;
 use shakmaty::CastlingMode;
 
@@ -30,21 +30,14 @@ fn run_bench(depth: u32, etc: EtcLimits) -> Totals {
         tt.clear();
         tt.new_search(pos.piece_count());
         let control = Control::default();
-        let setup = SearchSetup {
-            control: &control,
-            tt: &tt,
-            limits: Limits {
+        let setup = SearchSetup::quiet(
+            &control,
+            &tt,
+            Limits {
                 depth: Some(depth),
                 ..Default::default()
             },
-            budget: TimeBudget {
-                optimum: None,
-                maximum: None,
-            },
-            start: Instant::now(),
-            multipv: 1,
-            verbose: false,
-        };
+        );
         let start = Instant::now();
         let r = Searcher::new(pos, &setup, 0).with_etc(etc).iterate();
         t.time += start.elapsed();

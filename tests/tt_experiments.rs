@@ -33,7 +33,7 @@ use lasker::bench::bench_fens;
 use lasker::engine::SEARCH_STACK_BYTES;
 use lasker::position::Position;
 use lasker::search::{Control, SearchSetup, SearchStats, Searcher, format_score};
-use lasker::timeman::{Limits, TimeBudget};
+use lasker::timeman::Limits;
 use lasker::tt::{Bound, ReplacementPolicy, TranspositionTable};
 use shakmaty::{CastlingMode, Position as _};
 
@@ -92,18 +92,7 @@ fn search_threads(
 ) -> (Run, Vec<u64>) {
     tt.new_search(pos.piece_count());
     let control = Control::default();
-    let setup = SearchSetup {
-        control: &control,
-        tt,
-        limits,
-        budget: TimeBudget {
-            optimum: None,
-            maximum: None,
-        },
-        start: Instant::now(),
-        multipv: 1,
-        verbose: false,
-    };
+    let setup = SearchSetup::quiet(&control, tt, limits);
     let start = Instant::now();
     let (result, helper_nodes) = thread::scope(|scope| {
         let spawn = |id: usize| {
