@@ -7,7 +7,7 @@
 //! king home in the middlegame and active in the endgame) so that each value
 //! can be explained. This is the base a tuned evaluation will replace.
 
-use shakmaty::{Bitboard, Color, Position as _, Role, Square};
+use shakmaty::{Bitboard, Color, Position as _, Role};
 
 use crate::position::Position;
 
@@ -218,15 +218,10 @@ pub fn describe(pos: &Position) -> String {
     )
 }
 
-/// Square of the king of `color` (always present in a legal position).
-pub fn king_square(pos: &Position, color: Color) -> Option<Square> {
-    pos.board().board().king_of(color)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
+    use shakmaty::{CastlingMode, Square};
 
     fn eval_fen(fen: &str) -> i32 {
         evaluate(&Position::from_fen(fen, CastlingMode::Standard).unwrap())

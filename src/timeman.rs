@@ -6,7 +6,7 @@
 //! maximum never exceeds a fixed share of the remaining clock, so a short
 //! clock can't make the engine lose on time.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use shakmaty::Color;
 
@@ -31,11 +31,6 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// True when only `stop` (or `ponderhit`) may end the search.
-    pub fn is_infinite(&self) -> bool {
-        self.infinite
-    }
-
     fn clock(&self, us: Color) -> Option<(i64, u64)> {
         match us {
             Color::White => self.wtime.map(|t| (t, self.winc.unwrap_or(0))),
@@ -83,29 +78,6 @@ impl TimeBudget {
             optimum: Some(Duration::from_millis(optimum)),
             maximum: Some(Duration::from_millis(maximum)),
         }
-    }
-}
-
-/// A clock that can be restarted (on `ponderhit` the budget counts from then).
-#[derive(Debug)]
-pub struct Stopwatch {
-    start: Instant,
-}
-
-impl Stopwatch {
-    pub fn new() -> Self {
-        Stopwatch {
-            start: Instant::now(),
-        }
-    }
-    pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
-    }
-}
-
-impl Default for Stopwatch {
-    fn default() -> Self {
-        Self::new()
     }
 }
 
