@@ -53,14 +53,7 @@ pub fn run(depth: u32) -> BenchResult {
         tt.clear();
         tt.new_search(pos.piece_count());
         let control = Control::default();
-        let setup = SearchSetup::quiet(
-            &control,
-            &tt,
-            Limits {
-                depth: Some(depth),
-                ..Default::default()
-            },
-        );
+        let setup = SearchSetup::quiet(&control, &tt, Limits::depth(depth));
         let mut searcher = Searcher::new(pos, &setup, 0);
         searcher.iterate();
         nodes += searcher.nodes;

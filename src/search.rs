@@ -887,13 +887,7 @@ impl<'a> Searcher<'a> {
             // No legal move (pruning never skips the first one).
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_result(best, original_alpha, beta);
         self.store_tt(ply, best_move, best, depth, bound);
         best
     }
@@ -958,13 +952,7 @@ impl<'a> Searcher<'a> {
         if in_check && !any_move {
             return -MATE + ply as i32;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_result(best, original_alpha, beta);
         self.store_tt(ply, best_move, best, 0, bound);
         best
     }
@@ -978,14 +966,7 @@ mod tests {
     fn search_fen(fen: &str, depth: u32) -> SearchResult {
         let control = Control::default();
         let tt = TranspositionTable::new(16).unwrap();
-        let setup = SearchSetup::quiet(
-            &control,
-            &tt,
-            Limits {
-                depth: Some(depth),
-                ..Default::default()
-            },
-        );
+        let setup = SearchSetup::quiet(&control, &tt, Limits::depth(depth));
         let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
         let mut s = Searcher::new(pos, &setup, 0);
         s.iterate()

@@ -31,6 +31,14 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// A search to `depth` plies and nothing else.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Default::default()
+        }
+    }
+
     fn clock(&self, us: Color) -> Option<(i64, u64)> {
         match us {
             Color::White => self.wtime.map(|t| (t, self.winc.unwrap_or(0))),

@@ -35,6 +35,18 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// What a search result `best` proves, for a node searched with
+    /// `alpha` (before any move raised it) and `beta`.
+    pub fn of_result(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     fn from_bits(b: u64) -> Option<Bound> {
         match b {
             1 => Some(Bound::Upper),

@@ -50,14 +50,7 @@ fn search(fen: &str, depth: u32) -> (String, String) {
     let control = Control::default();
     let tt = TranspositionTable::new(16).unwrap();
     tt.new_search(pos.piece_count());
-    let setup = SearchSetup::quiet(
-        &control,
-        &tt,
-        Limits {
-            depth: Some(depth),
-            ..Default::default()
-        },
-    );
+    let setup = SearchSetup::quiet(&control, &tt, Limits::depth(depth));
     let r = Searcher::new(pos.clone(), &setup, 0).iterate();
     (format_score(r.score), pos.uci(r.best.unwrap()))
 }

@@ -30,14 +30,7 @@ fn run_bench(depth: u32, etc: EtcLimits) -> Totals {
         tt.clear();
         tt.new_search(pos.piece_count());
         let control = Control::default();
-        let setup = SearchSetup::quiet(
-            &control,
-            &tt,
-            Limits {
-                depth: Some(depth),
-                ..Default::default()
-            },
-        );
+        let setup = SearchSetup::quiet(&control, &tt, Limits::depth(depth));
         let start = Instant::now();
         let r = Searcher::new(pos, &setup, 0).with_etc(etc).iterate();
         t.time += start.elapsed();

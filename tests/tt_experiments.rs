@@ -130,10 +130,7 @@ fn search_threads(
 }
 
 fn depth_limit(depth: u32) -> Limits {
-    Limits {
-        depth: Some(depth),
-        ..Default::default()
-    }
+    Limits::depth(depth)
 }
 
 /// One thread to `depth`.
