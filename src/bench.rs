@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use shakmaty::CastlingMode;
 
 use crate::position::Position;
-use crate::search::{Control, SearchSetup, Searcher};
+use crate::search::{Control, SearchSetup, Searcher, Techniques};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 
@@ -43,7 +43,8 @@ impl BenchResult {
 }
 
 /// Searches every bench position to `depth`; each search starts fresh.
-pub fn run(depth: u32) -> BenchResult {
+/// `techniques` is all of them except in an ablation build's experiments.
+pub fn run(depth: u32, techniques: Techniques) -> BenchResult {
     let tt = TranspositionTable::new(BENCH_HASH_MB).expect("bench hash table");
     let start = Instant::now();
     let mut nodes = 0;
@@ -53,7 +54,10 @@ pub fn run(depth: u32) -> BenchResult {
         tt.clear();
         tt.new_search(pos.piece_count());
         let control = Control::default();
-        let setup = SearchSetup::quiet(&control, &tt, Limits::depth(depth));
+        let setup = SearchSetup {
+            techniques,
+            ..SearchSetup::quiet(&control, &tt, Limits::depth(depth))
+        };
         let mut searcher = Searcher::new(pos, &setup, 0);
         searcher.iterate();
         nodes += searcher.nodes;
@@ -83,6 +87,6 @@ mod tests {
 
     #[test]
     fn bench_is_deterministic() {
-        assert_eq!(run(3).nodes, run(3).nodes);
+        assert_eq!(run(3, Techniques::ALL).nodes, run(3, Techniques::ALL).nodes);
     }
 }

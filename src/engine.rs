@@ -15,7 +15,7 @@ use crossbeam_channel::Sender;
 use log::debug;
 
 use crate::position::Position;
-use crate::search::{Control, SearchResult, SearchSetup, Searcher};
+use crate::search::{Control, SearchResult, SearchSetup, Searcher, Techniques};
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::TranspositionTable;
 
@@ -31,6 +31,7 @@ pub struct SearchRequest {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead_ms: u64,
+    pub techniques: Techniques,
 }
 
 /// Sent to the UCI loop when a search has printed its `bestmove`.
@@ -176,6 +177,7 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         threads,
         multipv,
         move_overhead_ms,
+        techniques,
     } = request;
     let budget = TimeBudget::new(&limits, position.turn(), move_overhead_ms);
     debug!("search: {limits:?} budget {budget:?} threads {threads}");
@@ -189,6 +191,7 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         start,
         multipv,
         verbose: true,
+        techniques,
     };
     let result = thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads.max(1))

@@ -65,6 +65,8 @@ pub struct SearchSetup<'a> {
     pub multipv: usize,
     /// Print `info` lines (thread 0 only, and not in bench).
     pub verbose: bool,
+    /// Which techniques are on (all, except in ablation experiments).
+    pub techniques: Techniques,
 }
 
 impl<'a> SearchSetup<'a> {
@@ -82,6 +84,7 @@ impl<'a> SearchSetup<'a> {
             start: Instant::now(),
             multipv: 1,
             verbose: false,
+            techniques: Techniques::ALL,
         }
     }
 
@@ -125,6 +128,8 @@ pub struct SearchStats {
     /// Enhanced transposition cutoffs: nodes decided by a child's entry.
     pub etc_probes: u64,
     pub etc_cutoffs: u64,
+    /// Table moves searched a ply deeper as singular.
+    pub singular_extensions: u64,
 }
 
 // Search parameters. Each prunes or reduces only where a match showed it
@@ -154,6 +159,12 @@ const IIR_MIN_DEPTH: i32 = 4;
 /// Enhanced transposition cutoffs: at nodes this deep and this near root.
 const ETC_MIN_DEPTH: i32 = 3;
 const ETC_MAX_PLY: usize = 2;
+/// Singular extensions: from this depth, if the table's move beats every
+/// other move by a margin (per ply of depth), it is searched a ply deeper.
+const SE_MIN_DEPTH: i32 = 8;
+const SE_MARGIN_PER_PLY: i32 = 2;
+/// ... provided the table's result is at most this much shallower.
+const SE_TT_DEPTH_SLACK: i32 = 3;
 
 /// Where enhanced transposition cutoffs are tried. The defaults are what
 /// the measurements chose; `Searcher::with_etc` changes them for experiments
@@ -170,6 +181,104 @@ impl Default for EtcLimits {
             min_depth: ETC_MIN_DEPTH,
             max_ply: ETC_MAX_PLY,
         }
+    }
+}
+
+/// The search's techniques, each of which can be switched off to measure
+/// what it is worth (an ablation match: the full search against the search
+/// without one technique). Builds with `--features ablation` expose this as
+/// the UCI option `Disable`; normal builds always search with all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    pub aspiration: bool,
+    pub check_extension: bool,
+    pub null_move: bool,
+    pub reverse_futility: bool,
+    pub futility: bool,
+    pub late_move_pruning: bool,
+    pub see_pruning: bool,
+    pub late_move_reductions: bool,
+    pub internal_iterative_reduction: bool,
+    pub enhanced_transposition_cutoffs: bool,
+    pub singular_extensions: bool,
+    pub killers: bool,
+    pub counter_moves: bool,
+    pub history: bool,
+    pub quiescence_see: bool,
+}
+
+impl Techniques {
+    pub const ALL: Techniques = Techniques {
+        aspiration: true,
+        check_extension: true,
+        null_move: true,
+        reverse_futility: true,
+        futility: true,
+        late_move_pruning: true,
+        see_pruning: true,
+        late_move_reductions: true,
+        internal_iterative_reduction: true,
+        enhanced_transposition_cutoffs: true,
+        singular_extensions: true,
+        killers: true,
+        counter_moves: true,
+        history: true,
+        quiescence_see: true,
+    };
+
+    /// Short names, as `Disable` takes them.
+    pub const NAMES: [&'static str; 15] = [
+        "aspiration",
+        "checkext",
+        "nullmove",
+        "rfp",
+        "futility",
+        "lmp",
+        "seeprune",
+        "lmr",
+        "iir",
+        "etc",
+        "singular",
+        "killers",
+        "countermove",
+        "history",
+        "qsee",
+    ];
+
+    fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "aspiration" => &mut self.aspiration,
+            "checkext" => &mut self.check_extension,
+            "nullmove" => &mut self.null_move,
+            "rfp" => &mut self.reverse_futility,
+            "futility" => &mut self.futility,
+            "lmp" => &mut self.late_move_pruning,
+            "seeprune" => &mut self.see_pruning,
+            "lmr" => &mut self.late_move_reductions,
+            "iir" => &mut self.internal_iterative_reduction,
+            "etc" => &mut self.enhanced_transposition_cutoffs,
+            "singular" => &mut self.singular_extensions,
+            "killers" => &mut self.killers,
+            "countermove" => &mut self.counter_moves,
+            "history" => &mut self.history,
+            "qsee" => &mut self.quiescence_see,
+            _ => return None,
+        })
+    }
+
+    /// All techniques but those named in a comma- or space-separated list.
+    pub fn all_but(list: &str) -> Result<Techniques, String> {
+        let mut t = Techniques::ALL;
+        for name in list.split([',', ' ']).filter(|n| !n.is_empty()) {
+            let name = name.to_ascii_lowercase();
+            *t.switch(&name).ok_or_else(|| {
+                format!(
+                    "unknown technique '{name}' (known: {})",
+                    Techniques::NAMES.join(", ")
+                )
+            })? = false;
+        }
+        Ok(t)
     }
 }
 
@@ -213,6 +322,10 @@ pub struct Searcher<'a> {
     reductions: ReductionTable,
     /// Null moves are off for the rest of a verification search.
     null_move_disabled: bool,
+    /// The move a singular-extension search at this ply leaves out.
+    excluded: [Option<Move>; MAX_PLY + 1],
+    /// The iteration's depth; extensions stop at twice this ply.
+    root_depth: u32,
     etc: EtcLimits,
     stopped: bool,
     pub stats: SearchStats,
@@ -254,6 +367,8 @@ impl<'a> Searcher<'a> {
             counter_moves: Box::new([[None; 64]; 12]),
             reductions: ReductionTable::new(),
             null_move_disabled: false,
+            excluded: [None; MAX_PLY + 1],
+            root_depth: 0,
             etc: EtcLimits::default(),
             stopped: false,
             stats: SearchStats::default(),
@@ -311,6 +426,7 @@ impl<'a> Searcher<'a> {
         let first_depth = 1 + (self.thread_id as u32 & 1).min(max_depth - 1);
 
         for depth in first_depth..=max_depth {
+            self.root_depth = depth;
             for pv_index in 0..multipv {
                 self.pv_index = pv_index;
                 self.seldepth = 0;
@@ -357,7 +473,9 @@ impl<'a> Searcher<'a> {
     fn aspiration_search(&mut self, depth: u32) {
         let previous = self.root_moves[self.pv_index].score;
         let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND
+        let (mut alpha, mut beta) = if self.setup.techniques.aspiration
+            && depth >= ASPIRATION_MIN_DEPTH
+            && previous.abs() < MATE_BOUND
         {
             (previous - delta, previous + delta)
         } else {
@@ -413,11 +531,27 @@ impl<'a> Searcher<'a> {
         reply
     }
 
+    /// The table key of this node: the position's key, or for a
+    /// singular-extension search (the same position without one move) that
+    /// key folded with the excluded move, so that the sub-search's entries
+    /// are never mistaken for the full node's.
+    fn node_key(&self, ply: usize) -> u64 {
+        match self.excluded[ply] {
+            None => self.pos.key(),
+            // An odd multiplier maps every non-zero move code to a non-zero
+            // scramble, so the folded key always differs from the plain one.
+            Some(m) => {
+                let code = u64::from(Position::encode_move(m)) + 1;
+                self.pos.key() ^ code.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            }
+        }
+    }
+
     /// The table's entry for the current position with its mate score
     /// converted to this ply, and its move if that is legal here.
     fn probe_tt(&mut self, ply: usize) -> (Option<TtEntry>, Option<Move>) {
         self.stats.tt_probes += 1;
-        let Some(mut entry) = self.setup.tt.probe(self.pos.key()) else {
+        let Some(mut entry) = self.setup.tt.probe(self.node_key(ply)) else {
             return (None, None);
         };
         self.stats.tt_hits += 1;
@@ -437,7 +571,7 @@ impl<'a> Searcher<'a> {
     fn store_tt(&self, ply: usize, best_move: Option<Move>, score: i32, depth: i32, bound: Bound) {
         let code = best_move.map_or(0, Position::encode_move);
         self.setup.tt.store(
-            self.pos.key(),
+            self.node_key(ply),
             code,
             score_to_tt(score, ply),
             depth,
@@ -633,17 +767,22 @@ impl<'a> Searcher<'a> {
     /// A quiet move caused a cutoff: remember it, and lower the history of
     /// the quiet moves tried before it.
     fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
-        let side = self.pos.turn();
-        let bonus = (depth * depth).min(1200);
-        self.history.update(side, m, bonus * 8);
-        for &q in tried {
-            self.history.update(side, q, -bonus * 8);
+        let techniques = self.setup.techniques;
+        if techniques.history {
+            let side = self.pos.turn();
+            let bonus = (depth * depth).min(1200);
+            self.history.update(side, m, bonus * 8);
+            for &q in tried {
+                self.history.update(side, q, -bonus * 8);
+            }
         }
-        if self.killers[ply][0] != Some(m) {
+        if techniques.killers && self.killers[ply][0] != Some(m) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(m);
         }
-        if let Some((piece, to)) = self.counter_slot() {
+        if techniques.counter_moves
+            && let Some((piece, to)) = self.counter_slot()
+        {
             self.counter_moves[piece][to] = Some(m);
         }
     }
@@ -677,11 +816,14 @@ impl<'a> Searcher<'a> {
     }
 
     fn negamax(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        let techniques = self.setup.techniques;
         self.pv_len[ply] = 0;
         let in_check = self.pos.in_check();
+        // A singular-extension search: this node again, without one move.
+        let excluded = self.excluded[ply];
         // Check extension: a check is searched one ply deeper, so that the
         // horizon never falls in the middle of a forcing sequence.
-        if in_check {
+        if in_check && techniques.check_extension {
             depth += 1;
         }
         // Before the horizon check: a draw on the last ply is still a draw.
@@ -736,59 +878,81 @@ impl<'a> Searcher<'a> {
             _ => static_eval,
         };
 
-        if !pv_node && !in_check {
+        // A singular-extension search only asks how the other moves fare:
+        // it skips everything before the move loop.
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: so far above beta that a shallow search
             // won't bring it back.
-            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta && eval < MATE_BOUND {
+            if techniques.reverse_futility
+                && depth <= RFP_MAX_DEPTH
+                && eval - RFP_MARGIN * depth >= beta
+                && eval < MATE_BOUND
+            {
                 return eval;
             }
             // Null move: if passing still keeps us above beta, a real move
             // will too. Not with only pawns and king (zugzwang), not twice
             // in a row, not during a verification search.
-            if depth >= NMP_MIN_DEPTH
+            if techniques.null_move
+                && depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && !self.null_move_disabled
                 && self.pos.last_move().is_some()
                 && self.pos.has_non_pawn_material(self.pos.turn())
+                && let Some(score) = self.null_move_cutoff(depth, eval, beta, ply)
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                self.pos.make_null();
-                self.setup.tt.prefetch(self.pos.key());
-                let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1);
-                self.pos.unmake();
-                if self.stopped {
-                    return DRAW;
-                }
-                if score >= beta {
-                    let score = if score >= MATE_BOUND { beta } else { score };
-                    if depth < NMP_VERIFY_DEPTH {
-                        return score;
-                    }
-                    // Deep nodes: verify with a real reduced search without
-                    // null moves, so a zugzwang can't fool us at depth.
-                    self.null_move_disabled = true;
-                    let verified = self.negamax(depth - 1 - r, beta - 1, beta, ply);
-                    self.null_move_disabled = false;
-                    if verified >= beta {
-                        return score;
-                    }
-                }
+                return score;
             }
         }
 
         // Internal iterative reduction: with no hash move to guide it, this
         // node is likely not worth the full depth.
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+        if techniques.internal_iterative_reduction
+            && excluded.is_none()
+            && tt_move.is_none()
+            && depth >= IIR_MIN_DEPTH
+        {
             depth -= 1;
         }
 
-        if !pv_node
+        if techniques.enhanced_transposition_cutoffs
+            && !pv_node
+            && excluded.is_none()
             && depth >= self.etc.min_depth
             && ply <= self.etc.max_ply
             && let Some(score) = self.etc_cutoff(depth, beta, ply)
         {
             self.store_tt(ply, None, score, depth, Bound::Lower);
             return score;
+        }
+
+        // Singular extension: is the table's move the only good one here?
+        let mut tt_move_extension = 0;
+        if let (Some(e), Some(m)) = (tt_entry, tt_move)
+            && techniques.singular_extensions
+            && ply > 0
+            && excluded.is_none()
+            && depth >= SE_MIN_DEPTH
+            && e.depth >= depth - SE_TT_DEPTH_SLACK
+            && matches!(e.bound, Bound::Lower | Bound::Exact)
+            && e.score.abs() < MATE_BOUND
+            && ply < 2 * self.root_depth as usize
+        {
+            let singular_beta = e.score - SE_MARGIN_PER_PLY * depth;
+            self.excluded[ply] = Some(m);
+            let score = self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
+            self.excluded[ply] = None;
+            if self.stopped {
+                return DRAW;
+            }
+            if score < singular_beta {
+                self.stats.singular_extensions += 1;
+                tt_move_extension = 1;
+            } else if singular_beta >= beta {
+                // Multi-cut: even without the table's move, another move
+                // reaches beta; two refutations make this node a cutoff.
+                return singular_beta;
+            }
         }
 
         let hints = QuietHints {
@@ -806,22 +970,26 @@ impl<'a> Searcher<'a> {
         self.killers[ply + 1] = [None; 2];
 
         while let Some(m) = picker.next(&self.pos, &self.history) {
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = is_quiet(m);
             if ply > 0 && best > -MATE_BOUND && !in_check {
                 // Late move pruning and futility pruning of quiets: once one
                 // quiet move is given up on, all later ones are, except
                 // checks (a quiet check may mate).
-                if !pv_node
-                    && quiet
-                    && ((depth <= LMP_MAX_DEPTH && moves_searched >= (3 + depth * depth) as usize)
-                        || (depth <= FUTILITY_MAX_DEPTH
-                            && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha))
-                    && !self.pos.gives_check(m)
-                {
+                let late = techniques.late_move_pruning
+                    && depth <= LMP_MAX_DEPTH
+                    && moves_searched >= (3 + depth * depth) as usize;
+                let futile = techniques.futility
+                    && depth <= FUTILITY_MAX_DEPTH
+                    && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
+                if !pv_node && quiet && (late || futile) && !self.pos.gives_check(m) {
                     picker.skip_quiets(&self.pos);
                     continue;
                 }
-                if !pv_node
+                if techniques.see_pruning
+                    && !pv_node
                     && !quiet
                     && depth <= SEE_PRUNE_MAX_DEPTH
                     && !see_ge(self.pos.board(), m, -SEE_PRUNE_MARGIN * depth)
@@ -833,13 +1001,23 @@ impl<'a> Searcher<'a> {
             self.pos.make(m);
             self.setup.tt.prefetch(self.pos.key());
             let gives_check = self.pos.in_check();
-            let new_depth = depth - 1;
+            let extension = if Some(m) == tt_move {
+                tt_move_extension
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + extension;
             let score = if moves_searched == 0 {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1)
             } else {
                 // Late move reductions for quiet moves searched late.
                 let mut r = 0;
-                if depth >= 3 && quiet && !gives_check && moves_searched > pv_node as usize {
+                if techniques.late_move_reductions
+                    && depth >= 3
+                    && quiet
+                    && !gives_check
+                    && moves_searched > pv_node as usize
+                {
                     r = self.reductions.get(depth, moves_searched);
                     if pv_node {
                         r -= 1;
@@ -884,12 +1062,41 @@ impl<'a> Searcher<'a> {
         }
 
         if moves_searched == 0 {
+            // Without its excluded move a node may have nothing left: the
+            // excluded move is then singular by definition.
+            if excluded.is_some() {
+                return alpha;
+            }
             // No legal move (pruning never skips the first one).
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
         let bound = Bound::of_result(best, original_alpha, beta);
         self.store_tt(ply, best_move, best, depth, bound);
         best
+    }
+
+    /// Null-move pruning: pass, and search the reply with a reduced depth;
+    /// if we are still at or above beta, return a cutoff score.
+    fn null_move_cutoff(&mut self, depth: i32, eval: i32, beta: i32, ply: usize) -> Option<i32> {
+        let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+        self.pos.make_null();
+        self.setup.tt.prefetch(self.pos.key());
+        let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1);
+        self.pos.unmake();
+        if self.stopped || score < beta {
+            return None;
+        }
+        // Mates found after a pass are not proven: claim only beta.
+        let score = if score >= MATE_BOUND { beta } else { score };
+        if depth < NMP_VERIFY_DEPTH {
+            return Some(score);
+        }
+        // Deep nodes: verify with a real reduced search without null moves,
+        // so a zugzwang can't fool us at depth.
+        self.null_move_disabled = true;
+        let verified = self.negamax(depth - 1 - r, beta - 1, beta, ply);
+        self.null_move_disabled = false;
+        (verified >= beta).then_some(score)
     }
 
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -927,7 +1134,8 @@ impl<'a> Searcher<'a> {
             any_move = true;
             // Captures that lose material can't raise a quiet position's
             // score; evasions are all searched.
-            if !in_check && !see_ge(self.pos.board(), m, 0) {
+            if self.setup.techniques.quiescence_see && !in_check && !see_ge(self.pos.board(), m, 0)
+            {
                 continue;
             }
             self.pos.make(m);
@@ -996,6 +1204,83 @@ mod tests {
     fn wins_hanging_queen() {
         let r = search_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", 3);
         assert_eq!(r.best.unwrap().to(), shakmaty::Square::D5);
+    }
+
+    #[test]
+    fn techniques_by_name() {
+        let t = Techniques::all_but("nullmove, LMR").unwrap();
+        assert!(!t.null_move && !t.late_move_reductions);
+        assert!(t.futility && t.singular_extensions);
+        assert_eq!(Techniques::all_but("").unwrap(), Techniques::ALL);
+        for name in Techniques::NAMES {
+            assert_ne!(
+                Techniques::all_but(name).unwrap(),
+                Techniques::ALL,
+                "{name}"
+            );
+        }
+        assert!(Techniques::all_but("nullmove,bogus").is_err());
+    }
+
+    #[test]
+    fn singular_search_has_its_own_table_key() {
+        let control = Control::default();
+        let tt = TranspositionTable::new(1).unwrap();
+        let setup = SearchSetup::quiet(&control, &tt, Limits::depth(1));
+        let mut s = Searcher::new(Position::default(), &setup, 0);
+        let plain = s.node_key(3);
+        let moves = s.pos.board().legal_moves();
+        let mut keys = vec![plain];
+        for &m in &moves {
+            s.excluded[3] = Some(m);
+            keys.push(s.node_key(3));
+        }
+        s.excluded[3] = None;
+        assert_eq!(s.node_key(3), plain);
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(
+            keys.len(),
+            moves.len() + 1,
+            "every excluded move its own key"
+        );
+    }
+
+    #[test]
+    fn singular_extensions_happen_and_can_be_switched_off() {
+        let fen = "r1bq1rk1/pp2bppp/2n2n2/3p4/3P4/2NB1N2/PP3PPP/R1BQ1RK1 w - - 0 10";
+        let singular = |techniques| {
+            let control = Control::default();
+            let tt = TranspositionTable::new(16).unwrap();
+            let setup = SearchSetup {
+                techniques,
+                ..SearchSetup::quiet(&control, &tt, Limits::depth(11))
+            };
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            Searcher::new(pos, &setup, 0)
+                .iterate()
+                .stats
+                .singular_extensions
+        };
+        assert!(singular(Techniques::ALL) > 0);
+        assert_eq!(singular(Techniques::all_but("singular").unwrap()), 0);
+    }
+
+    #[test]
+    fn every_technique_can_be_switched_off_safely() {
+        // Each ablation still finds the mate and a legal move.
+        for name in Techniques::NAMES {
+            let control = Control::default();
+            let tt = TranspositionTable::new(1).unwrap();
+            let setup = SearchSetup {
+                techniques: Techniques::all_but(name).unwrap(),
+                ..SearchSetup::quiet(&control, &tt, Limits::depth(4))
+            };
+            let pos = Position::from_fen("k7/8/2K5/8/8/8/8/7R w - - 0 1", CastlingMode::Standard)
+                .unwrap();
+            let r = Searcher::new(pos, &setup, 0).iterate();
+            assert_eq!(format_score(r.score), "mate 2", "without {name}");
+        }
     }
 
     #[test]

@@ -19,6 +19,7 @@ use crate::epd;
 use crate::eval;
 use crate::perft;
 use crate::position::Position;
+use crate::search::Techniques;
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
@@ -40,9 +41,18 @@ fn error(msg: &str) {
 
 #[derive(Clone, Copy, Debug)]
 enum OptionKind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
+    /// A free-text value (`type string`); only ablation builds have one.
+    #[cfg_attr(not(feature = "ablation"), allow(dead_code))]
+    Text,
 }
 
 struct OptionSpec {
@@ -103,6 +113,21 @@ const OPTIONS: &[OptionSpec] = &[
     },
 ];
 
+/// Builds with `--features ablation` (for matches that measure what a
+/// search technique is worth) add `Disable`: a comma-separated list of the
+/// techniques to switch off, by the names `Techniques::NAMES` gives.
+#[cfg(feature = "ablation")]
+const ABLATION_OPTIONS: &[OptionSpec] = &[OptionSpec {
+    name: "Disable",
+    kind: OptionKind::Text,
+}];
+#[cfg(not(feature = "ablation"))]
+const ABLATION_OPTIONS: &[OptionSpec] = &[];
+
+fn all_options() -> impl Iterator<Item = &'static OptionSpec> {
+    OPTIONS.iter().chain(ABLATION_OPTIONS)
+}
+
 /// Current option values.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -112,6 +137,9 @@ pub struct Options {
     pub multipv: usize,
     pub ponder: bool,
     pub chess960: bool,
+    /// The search techniques in use: all of them, unless an ablation build
+    /// switched some off.
+    pub techniques: Techniques,
 }
 
 impl Default for Options {
@@ -123,6 +151,7 @@ impl Default for Options {
             multipv: 1,
             ponder: false,
             chess960: false,
+            techniques: Techniques::ALL,
         }
     }
 }
@@ -278,7 +307,7 @@ impl Uci {
             env!("CARGO_PKG_VERSION")
         ));
         send(&format!("id author {ENGINE_AUTHOR}"));
-        for o in OPTIONS {
+        for o in all_options() {
             let line = match o.kind {
                 OptionKind::Spin { default, min, max } => {
                     format!(
@@ -290,6 +319,7 @@ impl Uci {
                     format!("option name {} type check default {default}", o.name)
                 }
                 OptionKind::Button => format!("option name {} type button", o.name),
+                OptionKind::Text => format!("option name {} type string default <empty>", o.name),
             };
             send(&line);
         }
@@ -366,6 +396,7 @@ impl Uci {
             threads: self.options.threads,
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
+            techniques: self.options.techniques,
         };
         self.engine.go(request, self.done_tx.clone());
     }
@@ -482,7 +513,7 @@ impl Uci {
                 _ => return error(&format!("bench depth '{d}' is not a number in 1..64")),
             },
         };
-        let r = bench::run(depth);
+        let r = bench::run(depth, self.options.techniques);
         send(&format!(
             "info string repetition checks {} decided by the counter alone {} ({:.2}%)",
             r.repetition_checks,
@@ -547,8 +578,7 @@ impl Uci {
             None => (&args[1..], None),
         };
         let name = name_tokens.join(" ");
-        let spec = OPTIONS
-            .iter()
+        let spec = all_options()
             .find(|o| o.name.eq_ignore_ascii_case(&name))
             .ok_or(format!("unknown option '{name}'"))?;
         if self.engine.is_searching() {
@@ -589,6 +619,15 @@ impl Uci {
                     "Ponder" => self.options.ponder = b,
                     "UCI_Chess960" => self.set_chess960(b),
                     _ => unreachable!("every check option is handled"),
+                }
+                Ok(())
+            }
+            OptionKind::Text => {
+                let v = value.unwrap_or_default();
+                let v = if v.trim() == "<empty>" { "" } else { v.trim() };
+                match spec.name {
+                    "Disable" => self.options.techniques = Techniques::all_but(v)?,
+                    _ => unreachable!("every string option is handled"),
                 }
                 Ok(())
             }
