@@ -93,6 +93,9 @@ pub struct MovePicker {
     hash_move: Option<Move>,
     hints: QuietHints,
     captures_only: bool,
+    /// Quiescence out of check: captures that lose material (SEE < 0) are
+    /// never returned, so they are never searched.
+    skip_losing_captures: bool,
     stage: Stage,
     moves: ArrayVec<(Move, i32), 270>,
     next: usize,
@@ -106,28 +109,36 @@ impl MovePicker {
             hash_move,
             hints,
             captures_only: false,
+            skip_losing_captures: false,
             stage: Stage::HashMove,
             moves: ArrayVec::new(),
             next: 0,
         }
     }
 
-    /// Captures and queen promotions only (quiescence), unless in check.
-    pub fn captures(hash_move: Option<Move>) -> MovePicker {
+    /// Captures and queen promotions only (quiescence), unless in check;
+    /// without the losing captures if `skip_losing_captures`.
+    pub fn captures(hash_move: Option<Move>, skip_losing_captures: bool) -> MovePicker {
         let mut p = MovePicker::new(hash_move, QuietHints::default());
         p.captures_only = true;
+        p.skip_losing_captures = skip_losing_captures;
         p
+    }
+
+    fn skips_losing(&self, pos: &Position) -> bool {
+        self.captures_only && self.skip_losing_captures && !pos.in_check()
     }
 
     pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
         if self.stage == Stage::HashMove {
             self.stage = Stage::Generate;
             if let Some(m) = self.hash_move {
-                if !self.captures_only || !is_quiet(m) || pos.in_check() {
+                let wanted = !self.captures_only || !is_quiet(m) || pos.in_check();
+                if wanted && !(self.skips_losing(pos) && !see_ge(pos.board(), m, 0)) {
                     return Some(m);
                 }
-                // A quiet hash move is not searched in quiescence.
-                self.hash_move = None;
+                // A quiet or losing hash move is not searched in quiescence
+                // (and not generated again below).
             }
         }
         if self.stage == Stage::Generate {
@@ -170,6 +181,7 @@ impl MovePicker {
         let board = pos.board();
         let side = board.turn();
         let in_check = board.is_check();
+        let skip_losing = self.skips_losing(pos);
         for m in board.legal_moves() {
             if Some(m) == self.hash_move {
                 continue;
@@ -177,6 +189,8 @@ impl MovePicker {
             let score = if m.is_capture() {
                 if see_ge(board, m, 0) {
                     GOOD_CAPTURE + mvv_lva(m)
+                } else if skip_losing {
+                    continue;
                 } else {
                     BAD_CAPTURE + mvv_lva(m)
                 }
@@ -266,12 +280,16 @@ mod tests {
             "RxP defended by a pawn goes last"
         );
         let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
-        let mut q = MovePicker::captures(None);
-        let mut caps = Vec::new();
-        while let Some(m) = q.next(&pos, &History::default()) {
-            caps.push(pos.uci(m));
-        }
-        assert_eq!(caps, vec!["d1d6"]);
+        let captures = |skip_losing| {
+            let mut q = MovePicker::captures(None, skip_losing);
+            let mut caps = Vec::new();
+            while let Some(m) = q.next(&pos, &History::default()) {
+                caps.push(pos.uci(m));
+            }
+            caps
+        };
+        assert_eq!(captures(false), vec!["d1d6"]);
+        assert!(captures(true).is_empty(), "the losing capture is skipped");
     }
 
     #[test]

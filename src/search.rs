@@ -1128,16 +1128,12 @@ impl<'a> Searcher<'a> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let mut picker = MovePicker::captures(tt_move);
+        // Captures that lose material can't raise a quiet position's score:
+        // the picker leaves them out. Evasions are all searched.
+        let mut picker = MovePicker::captures(tt_move, self.setup.techniques.quiescence_see);
         let mut any_move = false;
         while let Some(m) = picker.next(&self.pos, &self.history) {
             any_move = true;
-            // Captures that lose material can't raise a quiet position's
-            // score; evasions are all searched.
-            if self.setup.techniques.quiescence_see && !in_check && !see_ge(self.pos.board(), m, 0)
-            {
-                continue;
-            }
             self.pos.make(m);
             self.setup.tt.prefetch(self.pos.key());
             let score = -self.quiescence(-beta, -alpha, ply + 1);
