@@ -7,7 +7,7 @@
 //! king home in the middlegame and active in the endgame) so that each value
 //! can be explained. This is the base a tuned evaluation will replace.
 
-use shakmaty::{Bitboard, Color, Position as _, Role};
+use shakmaty::{Bitboard, Board, Color, Position as _, Role, Square, attacks};
 
 use crate::position::Position;
 
@@ -122,21 +122,264 @@ const fn build_pst() -> [[Score; 64]; 6] {
 /// Piece-square tables from White's point of view (a1 = 0).
 pub static PST: [[Score; 64]; 6] = build_pst();
 
+// ---------------------------------------------------------------------
+// Terms beyond material and placement. Values follow the classical
+// hand-written engines (Fruit and its descendants); each is a rule a player
+// would name.
+
+/// Mobility: per attacked square that is not ours and not covered by an
+/// enemy pawn, counted from a typical number of squares (so an average
+/// piece scores about zero), indexed by `Role as usize - 1`.
+const MOBILITY_PER_SQUARE: [Score; 6] = [
+    Score::new(0, 0),
+    Score::new(4, 4), // knight
+    Score::new(5, 5), // bishop
+    Score::new(2, 4), // rook
+    Score::new(1, 2), // queen
+    Score::new(0, 0),
+];
+const MOBILITY_TYPICAL: [i32; 6] = [0, 4, 6, 7, 13, 0];
+
+const BISHOP_PAIR: Score = Score::new(30, 50);
+const ROOK_OPEN_FILE: Score = Score::new(20, 10);
+const ROOK_SEMI_OPEN_FILE: Score = Score::new(10, 5);
+
+const DOUBLED_PAWN: Score = Score::new(-10, -20);
+const ISOLATED_PAWN: Score = Score::new(-10, -15);
+/// Passed pawns by relative rank (0 = own back rank), on top of the pawn
+/// table's bonus for advancing.
+const PASSED_PAWN: [Score; 8] = [
+    Score::new(0, 0),
+    Score::new(0, 5),
+    Score::new(5, 10),
+    Score::new(10, 25),
+    Score::new(20, 45),
+    Score::new(35, 75),
+    Score::new(55, 120),
+    Score::new(0, 0),
+];
+/// Endgame: a passed pawn is worth more with the enemy king far from its
+/// path and our king near; per square of distance, times (rank - 2).
+const PASSER_ENEMY_KING_DISTANCE: i32 = 5;
+const PASSER_OWN_KING_DISTANCE: i32 = 2;
+
+/// King attack: each enemy piece that attacks the squares around the king
+/// adds its units; the sum, scaled by how many pieces join in, is the
+/// middlegame penalty. Only with the attacker's queen on the board.
+const KING_ATTACK_UNITS: [i32; 6] = [0, 1, 1, 2, 4, 0];
+const KING_ATTACK_SCALE: i32 = 20;
+/// Percent of the attack that counts, by the number of attackers: one
+/// piece alone is no attack.
+const KING_ATTACKERS_WEIGHT: [i32; 8] = [0, 0, 50, 75, 88, 94, 97, 99];
+/// King shelter (middlegame): per file around the king, the own pawn's
+/// distance in front of it; index 3 means no pawn in front.
+const SHELTER_PENALTY: [i32; 4] = [0, 0, 12, 28];
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+const fn file_mask(file: usize) -> u64 {
+    FILE_A << file
+}
+
+const fn adjacent_files_mask(file: usize) -> u64 {
+    let left = if file > 0 { file_mask(file - 1) } else { 0 };
+    let right = if file < 7 { file_mask(file + 1) } else { 0 };
+    left | right
+}
+
+/// Squares strictly in front of `sq` on its own and the adjacent files,
+/// from `color`'s side (0 = White): where enemy pawns stop a passed pawn.
+const fn passed_span(color: usize, sq: usize) -> u64 {
+    let file = sq % 8;
+    let rank = sq / 8;
+    let files = file_mask(file) | adjacent_files_mask(file);
+    let ahead = if color == 0 {
+        if rank == 7 {
+            0
+        } else {
+            !0u64 << (8 * (rank + 1))
+        }
+    } else if rank == 0 {
+        0
+    } else {
+        !0u64 >> (8 * (8 - rank))
+    };
+    files & ahead
+}
+
+const fn build_passed_spans() -> [[u64; 64]; 2] {
+    let mut t = [[0; 64]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        t[0][sq] = passed_span(0, sq);
+        t[1][sq] = passed_span(1, sq);
+        sq += 1;
+    }
+    t
+}
+
+static PASSED_SPANS: [[u64; 64]; 2] = build_passed_spans();
+
+fn pawn_attacks_of(color: Color, pawns: u64) -> u64 {
+    match color {
+        Color::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
+        Color::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
+    }
+}
+
+fn distance(a: Square, b: Square) -> i32 {
+    let df = (a.file() as i32 - b.file() as i32).abs();
+    let dr = (a.rank() as i32 - b.rank() as i32).abs();
+    df.max(dr)
+}
+
+/// Terms for one side, positive when good for that side.
+#[derive(Clone, Copy, Default, Debug)]
+struct SideTerms {
+    mobility: Score,
+    pieces: Score,
+    pawns: Score,
+    king_safety: Score,
+}
+
+fn side_terms(board: &Board, color: Color) -> SideTerms {
+    let mut t = SideTerms::default();
+    let us = board.by_color(color);
+    let occupied = board.occupied();
+    let own_pawns = board.by_piece(Role::Pawn.of(color)).0;
+    let enemy_pawns = board.by_piece(Role::Pawn.of(!color)).0;
+    let ci = color as usize ^ 1; // shakmaty: Black = 0, White = 1
+    let own_king = board.king_of(color);
+    let enemy_king = board.king_of(!color);
+
+    // Mobility and rooks on files; pieces attacking the enemy king's zone.
+    let mobility_area = !us.0 & !pawn_attacks_of(!color, enemy_pawns);
+    let enemy_king_zone = enemy_king.map_or(0, |k| {
+        (attacks::king_attacks(k).0) | Bitboard::from_square(k).0
+    });
+    let (mut attackers, mut attack_units) = (0usize, 0i32);
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        let r = role as usize - 1;
+        for sq in board.by_piece(role.of(color)) {
+            let reach = attacks::attacks(sq, role.of(color), occupied).0;
+            let n = (reach & mobility_area).count_ones() as i32 - MOBILITY_TYPICAL[r];
+            t.mobility += Score::new(MOBILITY_PER_SQUARE[r].mg * n, MOBILITY_PER_SQUARE[r].eg * n);
+            if reach & enemy_king_zone != 0 {
+                attackers += 1;
+                attack_units += KING_ATTACK_UNITS[r];
+            }
+            if role == Role::Rook {
+                let file = file_mask(sq.file() as usize);
+                if own_pawns & file == 0 {
+                    t.pieces += if enemy_pawns & file == 0 {
+                        ROOK_OPEN_FILE
+                    } else {
+                        ROOK_SEMI_OPEN_FILE
+                    };
+                }
+            }
+        }
+    }
+    if board.by_piece(Role::Bishop.of(color)).count() >= 2 {
+        t.pieces += BISHOP_PAIR;
+    }
+    // Our attack on their king is their problem: counted here, subtracted
+    // by the caller from their side.
+    if board.by_piece(Role::Queen.of(color)).any() {
+        let weight = KING_ATTACKERS_WEIGHT[attackers.min(7)];
+        t.king_safety.mg += attack_units * KING_ATTACK_SCALE * weight / 100;
+    }
+
+    // Pawn structure.
+    for sq in board.by_piece(Role::Pawn.of(color)) {
+        let file = sq.file() as usize;
+        let relative_rank = match color {
+            Color::White => sq.rank() as usize,
+            Color::Black => 7 - sq.rank() as usize,
+        };
+        if own_pawns & adjacent_files_mask(file) == 0 {
+            t.pawns += ISOLATED_PAWN;
+        }
+        if PASSED_SPANS[ci][sq.to_usize()] & enemy_pawns == 0
+            && PASSED_SPANS[ci][sq.to_usize()] & file_mask(file) & own_pawns == 0
+        {
+            t.pawns += PASSED_PAWN[relative_rank];
+            if relative_rank >= 3 {
+                let step: i32 = if color == Color::White { 8 } else { -8 };
+                let ahead = Square::new((sq.to_usize() as i32 + step) as u32);
+                let weight = relative_rank as i32 - 2;
+                if let Some(k) = enemy_king {
+                    t.pawns.eg += PASSER_ENEMY_KING_DISTANCE * distance(k, ahead) * weight;
+                }
+                if let Some(k) = own_king {
+                    t.pawns.eg -= PASSER_OWN_KING_DISTANCE * distance(k, ahead) * weight;
+                }
+            }
+        }
+    }
+    for file in 0..8 {
+        let n = (own_pawns & file_mask(file)).count_ones() as i32;
+        if n > 1 {
+            t.pawns += Score::new(DOUBLED_PAWN.mg * (n - 1), DOUBLED_PAWN.eg * (n - 1));
+        }
+    }
+
+    // King shelter: own pawns in front of the king on its file and the
+    // files beside it (middlegame only).
+    if let Some(k) = own_king {
+        let kf = k.file() as i32;
+        let kr = k.rank() as i32;
+        for f in (kf - 1).max(0)..=(kf + 1).min(7) {
+            let on_file = own_pawns & file_mask(f as usize);
+            let nearest = Bitboard(on_file)
+                .into_iter()
+                .map(|p| match color {
+                    Color::White => p.rank() as i32 - kr,
+                    Color::Black => kr - p.rank() as i32,
+                })
+                .filter(|&d| d > 0)
+                .min()
+                .unwrap_or(3)
+                .min(3);
+            t.king_safety.mg -= SHELTER_PENALTY[nearest as usize];
+        }
+    }
+    t
+}
+
 /// The terms of the evaluation, each from White's point of view.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct Breakdown {
     pub material: Score,
     pub placement: Score,
+    pub mobility: Score,
+    /// Bishop pair, rooks on open files.
+    pub pieces: Score,
+    pub pawns: Score,
+    /// Shelter of our king minus the attack on it.
+    pub king_safety: Score,
     pub phase: i32,
 }
 
 impl Breakdown {
+    fn terms(&self) -> [(&'static str, Score); 6] {
+        [
+            ("material", self.material),
+            ("placement", self.placement),
+            ("mobility", self.mobility),
+            ("pieces", self.pieces),
+            ("pawns", self.pawns),
+            ("king", self.king_safety),
+        ]
+    }
+
     /// The blended total from White's point of view, without tempo.
     pub fn white_total(&self) -> i32 {
-        let total = Score::new(
-            self.material.mg + self.placement.mg,
-            self.material.eg + self.placement.eg,
-        );
+        let mut total = Score::default();
+        for (_, s) in self.terms() {
+            total += s;
+        }
         blend(total, self.phase)
     }
 }
@@ -175,6 +418,18 @@ pub fn breakdown(pos: &Position) -> Breakdown {
         }
     }
     b.phase = b.phase.min(MAX_PHASE);
+    let white = side_terms(board, Color::White);
+    let black = side_terms(board, Color::Black);
+    b.mobility = white.mobility;
+    b.mobility -= black.mobility;
+    b.pieces = white.pieces;
+    b.pieces -= black.pieces;
+    b.pawns = white.pawns;
+    b.pawns -= black.pawns;
+    // Each side's `king_safety` holds its own shelter (a penalty) plus its
+    // attack on the other king (a bonus).
+    b.king_safety = white.king_safety;
+    b.king_safety -= black.king_safety;
     b
 }
 
@@ -197,25 +452,21 @@ pub fn piece_value(role: Role) -> i32 {
 /// Text for the `eval` command.
 pub fn describe(pos: &Position) -> String {
     let b = breakdown(pos);
-    let total = evaluate(pos);
-    let white = b.white_total();
-    format!(
-        "term        mg      eg\n\
-         material {:>6}  {:>6}\n\
-         placement{:>6}  {:>6}\n\
-         phase {} of {}\n\
+    let mut text = String::from("term          mg      eg\n");
+    for (name, s) in b.terms() {
+        text.push_str(&format!("{name:<10}{:>6}  {:>6}\n", s.mg, s.eg));
+    }
+    text.push_str(&format!(
+        "phase {} of {}\n\
          total (White's view) {} cp, tempo {}\n\
          final (side to move) {} cp",
-        b.material.mg,
-        b.material.eg,
-        b.placement.mg,
-        b.placement.eg,
         b.phase,
         MAX_PHASE,
-        white,
+        b.white_total(),
         TEMPO,
-        total
-    )
+        evaluate(pos)
+    ));
+    text
 }
 
 #[cfg(test)]
@@ -248,6 +499,54 @@ mod tests {
         // White is a queen up.
         assert!(eval_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1") > 800);
         assert!(eval_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1") < -800);
+    }
+
+    /// The same position with colours swapped and the board mirrored.
+    fn mirrored(fen: &str) -> String {
+        let mut setup = fen.parse::<shakmaty::fen::Fen>().unwrap().into_setup();
+        setup.mirror();
+        shakmaty::fen::Fen::try_from_setup(setup)
+            .unwrap()
+            .to_string()
+    }
+
+    #[test]
+    fn every_bench_position_scores_the_same_mirrored() {
+        for fen in crate::bench::bench_fens() {
+            assert_eq!(eval_fen(fen), eval_fen(&mirrored(fen)), "{fen}");
+        }
+    }
+
+    #[test]
+    fn pawn_structure_terms() {
+        let pawns =
+            |fen: &str| breakdown(&Position::from_fen(fen, CastlingMode::Standard).unwrap()).pawns;
+        // A passed pawn on the sixth is worth more than one on the third.
+        let far = pawns("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1");
+        let near = pawns("4k3/8/8/8/8/3P4/8/4K3 w - - 0 1");
+        assert!(far.eg > near.eg && far.mg > near.mg, "{far:?} {near:?}");
+        // Doubled, isolated pawns are worse than two connected ones.
+        let doubled = pawns("4k3/8/8/8/3P4/3P4/8/4K3 w - - 0 1");
+        let connected = pawns("4k3/8/8/8/3P4/4P3/8/4K3 w - - 0 1");
+        assert!(doubled.eg < connected.eg);
+        // A pawn blocked by an enemy pawn on the next file is not passed.
+        let stopped = pawns("4k3/4p3/8/8/3P4/8/8/4K3 w - - 0 1");
+        let free = pawns("4k3/7p/8/8/3P4/8/8/4K3 w - - 0 1");
+        assert!(free.eg > stopped.eg);
+    }
+
+    #[test]
+    fn king_safety_and_mobility() {
+        let terms =
+            |fen: &str| breakdown(&Position::from_fen(fen, CastlingMode::Standard).unwrap());
+        // White's king without its pawn shield fares worse than behind it.
+        let sheltered = terms("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1").king_safety.mg;
+        let bare = terms("6k1/5ppp/8/8/8/5PPP/8/6K1 w - - 0 1").king_safety.mg;
+        assert!(sheltered > bare);
+        // A bishop on an open diagonal beats one shut in by its own pawns.
+        let open = terms("4k3/8/8/8/8/8/1B6/4K3 w - - 0 1").mobility;
+        let shut = terms("4k3/8/8/8/8/2P5/PB6/4K3 w - - 0 1").mobility;
+        assert!(open.mg > shut.mg);
     }
 
     #[test]
