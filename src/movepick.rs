@@ -134,7 +134,8 @@ impl MovePicker {
             self.stage = Stage::Generate;
             if let Some(m) = self.hash_move {
                 let wanted = !self.captures_only || !is_quiet(m) || pos.in_check();
-                if wanted && !(self.skips_losing(pos) && !see_ge(pos.board(), m, 0)) {
+                let losing = self.skips_losing(pos) && !see_ge(pos.board(), m, 0);
+                if wanted && !losing {
                     return Some(m);
                 }
                 // A quiet or losing hash move is not searched in quiescence
