@@ -144,6 +144,16 @@ const BISHOP_PAIR: Score = Score::new(30, 50);
 const ROOK_OPEN_FILE: Score = Score::new(20, 10);
 const ROOK_SEMI_OPEN_FILE: Score = Score::new(10, 5);
 
+/// A knight (bishop) on the enemy's side, guarded by a pawn, where no enemy
+/// pawn can ever chase it away.
+const KNIGHT_OUTPOST: Score = Score::new(20, 10);
+const BISHOP_OUTPOST: Score = Score::new(10, 5);
+/// A piece attacked by an enemy pawn: two such attacks at once (a fork)
+/// usually cost a piece.
+const ATTACKED_BY_PAWN: Score = Score::new(-20, -15);
+
+/// A pawn defended by a pawn or standing beside one, by relative rank.
+const CONNECTED_PAWN: [i32; 8] = [0, 0, 5, 8, 12, 20, 30, 0];
 const DOUBLED_PAWN: Score = Score::new(-10, -20);
 const ISOLATED_PAWN: Score = Score::new(-10, -15);
 /// Passed pawns by relative rank (0 = own back rank), on top of the pawn
@@ -228,6 +238,14 @@ fn pawn_attacks_of(color: Color, pawns: u64) -> u64 {
     }
 }
 
+/// Rank counted from `color`'s own back rank (0..=7).
+fn relative_rank(color: Color, sq: Square) -> usize {
+    match color {
+        Color::White => sq.rank() as usize,
+        Color::Black => 7 - sq.rank() as usize,
+    }
+}
+
 fn distance(a: Square, b: Square) -> i32 {
     let df = (a.file() as i32 - b.file() as i32).abs();
     let dr = (a.rank() as i32 - b.rank() as i32).abs();
@@ -254,7 +272,9 @@ fn side_terms(board: &Board, color: Color) -> SideTerms {
     let enemy_king = board.king_of(!color);
 
     // Mobility and rooks on files; pieces attacking the enemy king's zone.
-    let mobility_area = !us.0 & !pawn_attacks_of(!color, enemy_pawns);
+    let enemy_pawn_attacks = pawn_attacks_of(!color, enemy_pawns);
+    let own_pawn_attacks = pawn_attacks_of(color, own_pawns);
+    let mobility_area = !us.0 & !enemy_pawn_attacks;
     let enemy_king_zone = enemy_king.map_or(0, |k| {
         (attacks::king_attacks(k).0) | Bitboard::from_square(k).0
     });
@@ -268,6 +288,24 @@ fn side_terms(board: &Board, color: Color) -> SideTerms {
             if reach & enemy_king_zone != 0 {
                 attackers += 1;
                 attack_units += KING_ATTACK_UNITS[r];
+            }
+            let bit = Bitboard::from_square(sq).0;
+            if bit & enemy_pawn_attacks != 0 {
+                t.pieces += ATTACKED_BY_PAWN;
+            }
+            if matches!(role, Role::Knight | Role::Bishop)
+                && (3..=5).contains(&relative_rank(color, sq))
+                && bit & own_pawn_attacks != 0
+                && PASSED_SPANS[ci][sq.to_usize()]
+                    & adjacent_files_mask(sq.file() as usize)
+                    & enemy_pawns
+                    == 0
+            {
+                t.pieces += if role == Role::Knight {
+                    KNIGHT_OUTPOST
+                } else {
+                    BISHOP_OUTPOST
+                };
             }
             if role == Role::Rook {
                 let file = file_mask(sq.file() as usize);
@@ -294,12 +332,15 @@ fn side_terms(board: &Board, color: Color) -> SideTerms {
     // Pawn structure.
     for sq in board.by_piece(Role::Pawn.of(color)) {
         let file = sq.file() as usize;
-        let relative_rank = match color {
-            Color::White => sq.rank() as usize,
-            Color::Black => 7 - sq.rank() as usize,
-        };
+        let relative_rank = relative_rank(color, sq);
         if own_pawns & adjacent_files_mask(file) == 0 {
             t.pawns += ISOLATED_PAWN;
+        }
+        let bit = Bitboard::from_square(sq).0;
+        let beside = own_pawns & adjacent_files_mask(file) & Bitboard::from_rank(sq.rank()).0;
+        if bit & own_pawn_attacks != 0 || beside != 0 {
+            let v = CONNECTED_PAWN[relative_rank];
+            t.pawns += Score::new(v, v);
         }
         if PASSED_SPANS[ci][sq.to_usize()] & enemy_pawns == 0
             && PASSED_SPANS[ci][sq.to_usize()] & file_mask(file) & own_pawns == 0
@@ -360,6 +401,9 @@ pub struct Breakdown {
     /// Shelter of our king minus the attack on it.
     pub king_safety: Score,
     pub phase: i32,
+    /// The share of the endgame score that counts, in 64ths (less in
+    /// endings the material overstates).
+    pub eg_scale: i32,
 }
 
 impl Breakdown {
@@ -380,6 +424,7 @@ impl Breakdown {
         for (_, s) in self.terms() {
             total += s;
         }
+        total.eg = total.eg * self.eg_scale / FULL_SCALE;
         blend(total, self.phase)
     }
 }
@@ -390,6 +435,38 @@ fn blend(s: Score, phase: i32) -> i32 {
 
 fn role_index(role: Role) -> usize {
     role as usize - 1
+}
+
+const FULL_SCALE: i32 = 64;
+
+/// Endings where the material count overstates the stronger side's chances
+/// (`eg` says who that is): without pawns, being at most a minor piece up
+/// rarely wins; with only opposite-coloured bishops, a pawn or two up often
+/// doesn't.
+fn endgame_scale(board: &Board, eg: i32) -> i32 {
+    let strong = if eg > 0 { Color::White } else { Color::Black };
+    let non_pawn = |c: Color| -> i32 {
+        [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+            .into_iter()
+            .map(|r| board.by_piece(r.of(c)).count() as i32 * MATERIAL[role_index(r)].eg)
+            .sum()
+    };
+    let bishop = MATERIAL[role_index(Role::Bishop)].eg;
+    if board.by_piece(Role::Pawn.of(strong)).is_empty()
+        && non_pawn(strong) - non_pawn(!strong) <= bishop
+    {
+        return FULL_SCALE / 8;
+    }
+    let white_bishops = board.by_piece(Role::Bishop.of(Color::White));
+    let black_bishops = board.by_piece(Role::Bishop.of(Color::Black));
+    let light = Bitboard::LIGHT_SQUARES;
+    if non_pawn(Color::White) == bishop
+        && non_pawn(Color::Black) == bishop
+        && white_bishops.intersects(light) != black_bishops.intersects(light)
+    {
+        return FULL_SCALE / 2;
+    }
+    FULL_SCALE
 }
 
 /// All terms for the position.
@@ -430,6 +507,8 @@ pub fn breakdown(pos: &Position) -> Breakdown {
     // attack on the other king (a bonus).
     b.king_safety = white.king_safety;
     b.king_safety -= black.king_safety;
+    let eg: i32 = b.terms().iter().map(|(_, s)| s.eg).sum();
+    b.eg_scale = endgame_scale(board, eg);
     b
 }
 
@@ -457,11 +536,12 @@ pub fn describe(pos: &Position) -> String {
         text.push_str(&format!("{name:<10}{:>6}  {:>6}\n", s.mg, s.eg));
     }
     text.push_str(&format!(
-        "phase {} of {}\n\
+        "phase {} of {}, endgame scale {}/{FULL_SCALE}\n\
          total (White's view) {} cp, tempo {}\n\
          final (side to move) {} cp",
         b.phase,
         MAX_PHASE,
+        b.eg_scale,
         b.white_total(),
         TEMPO,
         evaluate(pos)
@@ -533,6 +613,35 @@ mod tests {
         let stopped = pawns("4k3/4p3/8/8/3P4/8/8/4K3 w - - 0 1");
         let free = pawns("4k3/7p/8/8/3P4/8/8/4K3 w - - 0 1");
         assert!(free.eg > stopped.eg);
+    }
+
+    #[test]
+    fn drawish_endings_are_scaled_down() {
+        let scale = |fen: &str| {
+            breakdown(&Position::from_fen(fen, CastlingMode::Standard).unwrap()).eg_scale
+        };
+        // Rook against bishop, no pawns: hard to win.
+        assert_eq!(scale("4k3/8/8/3b4/8/8/8/R3K3 w - - 0 1"), FULL_SCALE / 8);
+        // Rook against nothing: a win.
+        assert_eq!(scale("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), FULL_SCALE);
+        // Opposite-coloured bishops, a pawn up.
+        assert_eq!(scale("4k3/8/8/3b4/8/8/P7/2B1K3 w - - 0 1"), FULL_SCALE / 2);
+        // Same-coloured bishops: no discount.
+        assert_eq!(scale("4k3/8/8/2b5/8/8/P7/2B1K3 w - - 0 1"), FULL_SCALE);
+    }
+
+    #[test]
+    fn outposts_and_pawn_threats() {
+        let pieces =
+            |fen: &str| breakdown(&Position::from_fen(fen, CastlingMode::Standard).unwrap()).pieces;
+        // A knight on e5 guarded by d4, no black pawn can chase it: outpost.
+        let outpost = pieces("4k3/8/8/4N3/3P4/8/8/4K3 w - - 0 1");
+        let chased = pieces("4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1");
+        assert!(outpost.mg > chased.mg);
+        // A knight attacked by a pawn is worse off.
+        let attacked = pieces("4k3/8/3p4/4N3/8/8/8/4K3 w - - 0 1");
+        let safe = pieces("4k3/8/8/p3N3/8/8/8/4K3 w - - 0 1");
+        assert!(attacked.mg < safe.mg);
     }
 
     #[test]
