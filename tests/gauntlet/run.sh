@@ -19,7 +19,7 @@ adapter="$here/xboard_as_uci.py"
 for opponent in "$@"; do
     case $opponent in
     toga2) command=/usr/games/toga2 opts=(--opt2 Hash=64 --opt2 OwnBook=false) ;;
-    glaurung) command=/usr/games/glaurung opts=(--opt2 Hash=64 --opt2 Threads=1 --opt2 OwnBook=false --opt2 Ponder=false) ;;
+    glaurung) command=/usr/games/glaurung opts=(--opt2 Hash=64 --opt2 Threads=1 --opt2 OwnBook=false) ;;
     stockfish) command=/usr/games/stockfish opts=(--opt2 Hash=64 --opt2 Threads=1 --opt2 "Skill Level=${SKILL:-5}") ;;
     # xboard engines, through the adapter: book and learning off, 64 MB.
     phalanx) command="$adapter /usr/games/phalanx -b- -l- -t 65536" opts=() ;;
