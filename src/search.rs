@@ -207,6 +207,9 @@ pub struct Techniques {
     pub quiescence_see: bool,
 }
 
+/// Where a technique's on/off flag lives in `Techniques`.
+type Switch = fn(&mut Techniques) -> &mut bool;
+
 impl Techniques {
     pub const ALL: Techniques = Techniques {
         aspiration: true,
@@ -226,44 +229,29 @@ impl Techniques {
         quiescence_see: true,
     };
 
-    /// Short names, as `Disable` takes them.
-    pub const NAMES: [&'static str; 15] = [
-        "aspiration",
-        "checkext",
-        "nullmove",
-        "rfp",
-        "futility",
-        "lmp",
-        "seeprune",
-        "lmr",
-        "iir",
-        "etc",
-        "singular",
-        "killers",
-        "countermove",
-        "history",
-        "qsee",
+    /// Each technique's short name, as `Disable` takes it, with its switch:
+    /// the one list both the names and the lookup come from.
+    const SWITCHES: [(&'static str, Switch); 15] = [
+        ("aspiration", |t| &mut t.aspiration),
+        ("checkext", |t| &mut t.check_extension),
+        ("nullmove", |t| &mut t.null_move),
+        ("rfp", |t| &mut t.reverse_futility),
+        ("futility", |t| &mut t.futility),
+        ("lmp", |t| &mut t.late_move_pruning),
+        ("seeprune", |t| &mut t.see_pruning),
+        ("lmr", |t| &mut t.late_move_reductions),
+        ("iir", |t| &mut t.internal_iterative_reduction),
+        ("etc", |t| &mut t.enhanced_transposition_cutoffs),
+        ("singular", |t| &mut t.singular_extensions),
+        ("killers", |t| &mut t.killers),
+        ("countermove", |t| &mut t.counter_moves),
+        ("history", |t| &mut t.history),
+        ("qsee", |t| &mut t.quiescence_see),
     ];
 
-    fn switch(&mut self, name: &str) -> Option<&mut bool> {
-        Some(match name {
-            "aspiration" => &mut self.aspiration,
-            "checkext" => &mut self.check_extension,
-            "nullmove" => &mut self.null_move,
-            "rfp" => &mut self.reverse_futility,
-            "futility" => &mut self.futility,
-            "lmp" => &mut self.late_move_pruning,
-            "seeprune" => &mut self.see_pruning,
-            "lmr" => &mut self.late_move_reductions,
-            "iir" => &mut self.internal_iterative_reduction,
-            "etc" => &mut self.enhanced_transposition_cutoffs,
-            "singular" => &mut self.singular_extensions,
-            "killers" => &mut self.killers,
-            "countermove" => &mut self.counter_moves,
-            "history" => &mut self.history,
-            "qsee" => &mut self.quiescence_see,
-            _ => return None,
-        })
+    /// The short names, as `Disable` takes them.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        Self::SWITCHES.iter().map(|&(name, _)| name)
     }
 
     /// All techniques but those named in a comma- or space-separated list.
@@ -271,12 +259,14 @@ impl Techniques {
         let mut t = Techniques::ALL;
         for name in list.split([',', ' ']).filter(|n| !n.is_empty()) {
             let name = name.to_ascii_lowercase();
-            *t.switch(&name).ok_or_else(|| {
-                format!(
-                    "unknown technique '{name}' (known: {})",
-                    Techniques::NAMES.join(", ")
-                )
-            })? = false;
+            let (_, switch) = Self::SWITCHES
+                .iter()
+                .find(|(known, _)| *known == name)
+                .ok_or_else(|| {
+                    let known: Vec<_> = Self::names().collect();
+                    format!("unknown technique '{name}' (known: {})", known.join(", "))
+                })?;
+            *switch(&mut t) = false;
         }
         Ok(t)
     }
@@ -1208,7 +1198,7 @@ mod tests {
         assert!(!t.null_move && !t.late_move_reductions);
         assert!(t.futility && t.singular_extensions);
         assert_eq!(Techniques::all_but("").unwrap(), Techniques::ALL);
-        for name in Techniques::NAMES {
+        for name in Techniques::names() {
             assert_ne!(
                 Techniques::all_but(name).unwrap(),
                 Techniques::ALL,
@@ -1265,7 +1255,7 @@ mod tests {
     #[test]
     fn every_technique_can_be_switched_off_safely() {
         // Each ablation still finds the mate and a legal move.
-        for name in Techniques::NAMES {
+        for name in Techniques::names() {
             let control = Control::default();
             let tt = TranspositionTable::new(1).unwrap();
             let setup = SearchSetup {

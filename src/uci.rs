@@ -115,7 +115,7 @@ const OPTIONS: &[OptionSpec] = &[
 
 /// Builds with `--features ablation` (for matches that measure what a
 /// search technique is worth) add `Disable`: a comma-separated list of the
-/// techniques to switch off, by the names `Techniques::NAMES` gives.
+/// techniques to switch off, by the names `Techniques::names` gives.
 #[cfg(feature = "ablation")]
 const ABLATION_OPTIONS: &[OptionSpec] = &[OptionSpec {
     name: "Disable",
