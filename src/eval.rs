@@ -31,6 +31,13 @@ impl std::ops::AddAssign for Score {
     }
 }
 
+impl std::ops::Mul<i32> for Score {
+    type Output = Score;
+    fn mul(self, n: i32) -> Score {
+        Score::new(self.mg * n, self.eg * n)
+    }
+}
+
 impl std::ops::SubAssign for Score {
     fn sub_assign(&mut self, o: Score) {
         self.mg -= o.mg;
@@ -284,7 +291,7 @@ fn side_terms(board: &Board, color: Color) -> SideTerms {
         for sq in board.by_piece(role.of(color)) {
             let reach = attacks::attacks(sq, role.of(color), occupied).0;
             let n = (reach & mobility_area).count_ones() as i32 - MOBILITY_TYPICAL[r];
-            t.mobility += Score::new(MOBILITY_PER_SQUARE[r].mg * n, MOBILITY_PER_SQUARE[r].eg * n);
+            t.mobility += MOBILITY_PER_SQUARE[r] * n;
             if reach & enemy_king_zone != 0 {
                 attackers += 1;
                 attack_units += KING_ATTACK_UNITS[r];
@@ -362,7 +369,7 @@ fn side_terms(board: &Board, color: Color) -> SideTerms {
     for file in 0..8 {
         let n = (own_pawns & file_mask(file)).count_ones() as i32;
         if n > 1 {
-            t.pawns += Score::new(DOUBLED_PAWN.mg * (n - 1), DOUBLED_PAWN.eg * (n - 1));
+            t.pawns += DOUBLED_PAWN * (n - 1);
         }
     }
 
@@ -451,17 +458,17 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
             .map(|r| board.by_piece(r.of(c)).count() as i32 * MATERIAL[role_index(r)].eg)
             .sum()
     };
+    // Each side's non-pawn material once: this runs at every evaluation.
+    let (strong_pieces, weak_pieces) = (non_pawn(strong), non_pawn(!strong));
     let bishop = MATERIAL[role_index(Role::Bishop)].eg;
-    if board.by_piece(Role::Pawn.of(strong)).is_empty()
-        && non_pawn(strong) - non_pawn(!strong) <= bishop
-    {
+    if board.by_piece(Role::Pawn.of(strong)).is_empty() && strong_pieces - weak_pieces <= bishop {
         return FULL_SCALE / 8;
     }
     let white_bishops = board.by_piece(Role::Bishop.of(Color::White));
     let black_bishops = board.by_piece(Role::Bishop.of(Color::Black));
     let light = Bitboard::LIGHT_SQUARES;
-    if non_pawn(Color::White) == bishop
-        && non_pawn(Color::Black) == bishop
+    if strong_pieces == bishop
+        && weak_pieces == bishop
         && white_bishops.intersects(light) != black_bishops.intersects(light)
     {
         return FULL_SCALE / 2;
@@ -558,6 +565,10 @@ mod tests {
         evaluate(&Position::from_fen(fen, CastlingMode::Standard).unwrap())
     }
 
+    fn breakdown_fen(fen: &str) -> Breakdown {
+        breakdown(&Position::from_fen(fen, CastlingMode::Standard).unwrap())
+    }
+
     #[test]
     fn start_position_is_balanced() {
         let b = breakdown(&Position::default());
@@ -599,8 +610,7 @@ mod tests {
 
     #[test]
     fn pawn_structure_terms() {
-        let pawns =
-            |fen: &str| breakdown(&Position::from_fen(fen, CastlingMode::Standard).unwrap()).pawns;
+        let pawns = |fen: &str| breakdown_fen(fen).pawns;
         // A passed pawn on the sixth is worth more than one on the third.
         let far = pawns("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1");
         let near = pawns("4k3/8/8/8/8/3P4/8/4K3 w - - 0 1");
@@ -617,9 +627,7 @@ mod tests {
 
     #[test]
     fn drawish_endings_are_scaled_down() {
-        let scale = |fen: &str| {
-            breakdown(&Position::from_fen(fen, CastlingMode::Standard).unwrap()).eg_scale
-        };
+        let scale = |fen: &str| breakdown_fen(fen).eg_scale;
         // Rook against bishop, no pawns: hard to win.
         assert_eq!(scale("4k3/8/8/3b4/8/8/8/R3K3 w - - 0 1"), FULL_SCALE / 8);
         // Rook against nothing: a win.
@@ -632,8 +640,7 @@ mod tests {
 
     #[test]
     fn outposts_and_pawn_threats() {
-        let pieces =
-            |fen: &str| breakdown(&Position::from_fen(fen, CastlingMode::Standard).unwrap()).pieces;
+        let pieces = |fen: &str| breakdown_fen(fen).pieces;
         // A knight on e5 guarded by d4, no black pawn can chase it: outpost.
         let outpost = pieces("4k3/8/8/4N3/3P4/8/8/4K3 w - - 0 1");
         let chased = pieces("4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1");
@@ -646,15 +653,17 @@ mod tests {
 
     #[test]
     fn king_safety_and_mobility() {
-        let terms =
-            |fen: &str| breakdown(&Position::from_fen(fen, CastlingMode::Standard).unwrap());
         // White's king without its pawn shield fares worse than behind it.
-        let sheltered = terms("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1").king_safety.mg;
-        let bare = terms("6k1/5ppp/8/8/8/5PPP/8/6K1 w - - 0 1").king_safety.mg;
+        let sheltered = breakdown_fen("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1")
+            .king_safety
+            .mg;
+        let bare = breakdown_fen("6k1/5ppp/8/8/8/5PPP/8/6K1 w - - 0 1")
+            .king_safety
+            .mg;
         assert!(sheltered > bare);
         // A bishop on an open diagonal beats one shut in by its own pawns.
-        let open = terms("4k3/8/8/8/8/8/1B6/4K3 w - - 0 1").mobility;
-        let shut = terms("4k3/8/8/8/8/2P5/PB6/4K3 w - - 0 1").mobility;
+        let open = breakdown_fen("4k3/8/8/8/8/8/1B6/4K3 w - - 0 1").mobility;
+        let shut = breakdown_fen("4k3/8/8/8/8/2P5/PB6/4K3 w - - 0 1").mobility;
         assert!(open.mg > shut.mg);
     }
 
