@@ -195,6 +195,19 @@ fn ratio(a: f64, b: f64) -> String {
     }
 }
 
+/// One row of the mini-game tables: nodes, nodes against the first row,
+/// table hit rate, time.
+fn print_games_row(label: &str, run: &Run, base_nodes: u64) {
+    assert!(run.nodes > 0);
+    println!(
+        "| {label} | {} | {} | {:.3} | {} |",
+        run.nodes,
+        ratio(run.nodes as f64, base_nodes as f64),
+        run.stats.tt_hits as f64 / run.stats.tt_probes as f64,
+        secs(run.time)
+    );
+}
+
 fn geometric_mean(xs: &[f64]) -> f64 {
     (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp()
 }
@@ -916,15 +929,7 @@ fn exp5_replacement_policy_and_size() {
     let mut base = None;
     for (name, policy) in variants {
         let run = median_of(3, || play_games(&games, &|| table(1).with_policy(policy)).1);
-        let base_nodes = *base.get_or_insert(run.nodes);
-        assert!(run.nodes > 0);
-        println!(
-            "| {name} | {} | {} | {:.3} | {} |",
-            run.nodes,
-            ratio(run.nodes as f64, base_nodes as f64),
-            run.stats.tt_hits as f64 / run.stats.tt_probes as f64,
-            secs(run.time)
-        );
+        print_games_row(name, &run, *base.get_or_insert(run.nodes));
     }
 
     heading(
@@ -938,15 +943,7 @@ fn exp5_replacement_policy_and_size() {
     let mut base = None;
     for mb in [1, 4, 16, 64] {
         let run = median_of(3, || play_games(&games, &|| table(mb)).1);
-        let base_nodes = *base.get_or_insert(run.nodes);
-        assert!(run.nodes > 0);
-        println!(
-            "| {mb} | {} | {} | {:.3} | {} |",
-            run.nodes,
-            ratio(run.nodes as f64, base_nodes as f64),
-            run.stats.tt_hits as f64 / run.stats.tt_probes as f64,
-            secs(run.time)
-        );
+        print_games_row(&mb.to_string(), &run, *base.get_or_insert(run.nodes));
     }
     println!("\n(Experiment time {} s.)", secs(started.elapsed()));
 }
