@@ -1,11 +1,13 @@
-//! Static evaluation: tapered material plus piece-square tables.
+//! Static evaluation: tapered material, placement, mobility, pieces, pawn
+//! structure and king safety.
 //!
 //! Every term has a middlegame and an endgame value; the two are blended by
 //! the game phase (24 with all minor and major pieces on the board, 0 with
-//! none). The tables are generated from a few rules a player would name
+//! none). The placement values come from a few rules a player would name
 //! (centralise knights, advance passed-looking pawns in the endgame, keep the
 //! king home in the middlegame and active in the endgame) so that each value
-//! can be explained. This is the base a tuned evaluation will replace.
+//! can be explained. Every weight lives in [`EvalParams`]; [`evaluate`] uses
+//! [`DEFAULT_PARAMS`], [`evaluate_with`] any set (the tuner's).
 
 use shakmaty::{Bitboard, Board, Color, Position as _, Role, Square, attacks};
 
@@ -31,6 +33,13 @@ impl std::ops::AddAssign for Score {
     }
 }
 
+impl std::ops::Add for Score {
+    type Output = Score;
+    fn add(self, o: Score) -> Score {
+        Score::new(self.mg + o.mg, self.eg + o.eg)
+    }
+}
+
 impl std::ops::Mul<i32> for Score {
     type Output = Score;
     fn mul(self, n: i32) -> Score {
@@ -45,22 +54,9 @@ impl std::ops::SubAssign for Score {
     }
 }
 
-/// Material values, indexed by `Role as usize - 1`.
-pub const MATERIAL: [Score; 6] = [
-    Score::new(82, 100),  // pawn
-    Score::new(325, 300), // knight
-    Score::new(340, 320), // bishop
-    Score::new(460, 530), // rook
-    Score::new(990, 960), // queen
-    Score::new(0, 0),     // king
-];
-
 /// Phase weight of each role (pawns and kings don't count).
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 pub const MAX_PHASE: i32 = 24;
-
-/// Side-to-move bonus: the side to move can usually improve its position.
-const TEMPO: i32 = 10;
 
 /// Distance of a square from the centre: 0 on d4/e4/d5/e5, 3 in the corners.
 const fn centre_distance(sq: usize) -> i32 {
@@ -71,126 +67,325 @@ const fn centre_distance(sq: usize) -> i32 {
     if df > dr { df } else { dr }
 }
 
-/// Piece-square bonus for a white piece of `role` (1..=6) on `sq`.
-const fn pst_value(role: usize, sq: usize) -> Score {
-    let file = (sq % 8) as i32;
-    let rank = (sq / 8) as i32;
-    let centre = 3 - centre_distance(sq); // 3 in the centre .. 0 in the corner ring
-    match role {
-        1 => {
-            // Pawns: advancing gains space (middlegame) and nears promotion
-            // (endgame); central pawns matter more early on.
-            const MG_RANK: [i32; 8] = [0, 0, 2, 6, 14, 28, 50, 0];
-            const EG_RANK: [i32; 8] = [0, 0, 4, 12, 26, 48, 80, 0];
-            let central = if (file == 3 || file == 4) && (rank == 3 || rank == 4) {
-                12
-            } else if file == 3 || file == 4 {
-                4
-            } else {
-                0
-            };
-            Score::new(MG_RANK[rank as usize] + central, EG_RANK[rank as usize])
-        }
-        // Knights are short-range: the rim costs a lot.
-        2 => Score::new(12 * centre - 20, 8 * centre - 14),
-        // Bishops like long diagonals; a milder centre bonus.
-        3 => Score::new(5 * centre - 6, 4 * centre - 6),
-        4 => {
-            // Rooks: the seventh rank and central files.
-            let seventh = if rank == 6 { 16 } else { 0 };
-            let central = if file == 3 || file == 4 { 5 } else { 0 };
-            Score::new(seventh + central, if rank == 6 { 10 } else { 0 })
-        }
-        // The queen should not rush out, but is strong centralised later.
-        5 => Score::new(2 * centre - 3, 7 * centre - 10),
-        _ => {
-            // King: sheltered on the back rank (corners) in the middlegame,
-            // centralised in the endgame.
-            const MG_FILE: [i32; 8] = [10, 20, 5, -10, -10, 5, 25, 10];
-            Score::new(MG_FILE[file as usize] - 22 * rank, 12 * centre - 18)
-        }
-    }
-}
-
-const fn build_pst() -> [[Score; 64]; 6] {
-    let mut t = [[Score::new(0, 0); 64]; 6];
-    let mut role = 1;
-    while role <= 6 {
-        let mut sq = 0;
-        while sq < 64 {
-            t[role - 1][sq] = pst_value(role, sq);
-            sq += 1;
-        }
-        role += 1;
+const fn build_centre_distances() -> [u8; 64] {
+    let mut t = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = centre_distance(sq) as u8;
+        sq += 1;
     }
     t
 }
 
-/// Piece-square tables from White's point of view (a1 = 0).
-pub static PST: [[Score; 64]; 6] = build_pst();
+/// The ring of each square: 0 = d4/e4/d5/e5 .. 3 = the rim.
+const CENTRE_DISTANCE: [u8; 64] = build_centre_distances();
 
-// ---------------------------------------------------------------------
-// Terms beyond material and placement. Values follow the classical
-// hand-written engines (Fruit and its descendants); each is a rule a player
-// would name.
+/// Every weight of the evaluation, in centipawns. The hand-written values
+/// are [`DEFAULT_PARAMS`]; the tuner (`examples/tune.rs`) reads and writes
+/// them through [`EvalParams::to_vec`] and [`EvalParams::from_vec`].
+/// Arrays of six are indexed by `Role as usize - 1` (pawn .. king); arrays
+/// of four by ring (`0` = the four centre squares .. `3` = the rim).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalParams {
+    /// Material by role; the king's stays 0.
+    pub material: [Score; 6],
 
-/// Mobility: per attacked square that is not ours and not covered by an
-/// enemy pawn, counted from a typical number of squares (so an average
-/// piece scores about zero), indexed by `Role as usize - 1`.
-const MOBILITY_PER_SQUARE: [Score; 6] = [
-    Score::new(0, 0),
-    Score::new(4, 4), // knight
-    Score::new(5, 5), // bishop
-    Score::new(2, 4), // rook
-    Score::new(1, 2), // queen
-    Score::new(0, 0),
-];
-const MOBILITY_TYPICAL: [i32; 6] = [0, 4, 6, 7, 13, 0];
+    // Placement: piece-square values from a few rules a player would name.
+    /// Pawns by rank (White's view, rank 1 = 0): advancing gains space
+    /// (middlegame) and nears promotion (endgame).
+    pub pawn_rank: [Score; 8],
+    /// A d- or e-pawn on the fourth or fifth rank.
+    pub pawn_centre: Score,
+    /// A d- or e-pawn elsewhere.
+    pub pawn_centre_file: Score,
+    /// Knights are short-range: the rim costs a lot.
+    pub knight_ring: [Score; 4],
+    /// Bishops like long diagonals; a milder centre bonus.
+    pub bishop_ring: [Score; 4],
+    /// A rook on the seventh rank.
+    pub rook_seventh: Score,
+    /// A rook on the d- or e-file.
+    pub rook_centre_file: Score,
+    /// The queen should not rush out, but is strong centralised later.
+    pub queen_ring: [Score; 4],
+    /// King by file, by rank and by ring: sheltered on the back rank
+    /// (corners) in the middlegame, centralised in the endgame.
+    pub king_file: [Score; 8],
+    pub king_rank: [Score; 8],
+    pub king_ring: [Score; 4],
 
-const BISHOP_PAIR: Score = Score::new(30, 50);
-const ROOK_OPEN_FILE: Score = Score::new(20, 10);
-const ROOK_SEMI_OPEN_FILE: Score = Score::new(10, 5);
+    // Terms beyond material and placement. The hand-written values follow
+    // the classical engines (Fruit and its descendants); each is a rule a
+    // player would name.
+    /// Mobility: per attacked square that is not ours and not covered by an
+    /// enemy pawn, counted from a typical number of squares (so an average
+    /// piece scores about zero).
+    pub mobility: [Score; 6],
+    pub mobility_typical: [i32; 6],
+    pub bishop_pair: Score,
+    pub rook_open_file: Score,
+    pub rook_semi_open_file: Score,
+    /// A knight (bishop) on the enemy's side, guarded by a pawn, where no
+    /// enemy pawn can ever chase it away.
+    pub knight_outpost: Score,
+    pub bishop_outpost: Score,
+    /// A piece attacked by an enemy pawn: two such attacks at once (a fork)
+    /// usually cost a piece.
+    pub attacked_by_pawn: Score,
+    /// A pawn defended by a pawn or standing beside one, by relative rank.
+    pub connected_pawn: [Score; 8],
+    pub doubled_pawn: Score,
+    pub isolated_pawn: Score,
+    /// Passed pawns by relative rank (0 = own back rank), on top of the
+    /// placement bonus for advancing.
+    pub passed_pawn: [Score; 8],
+    /// Endgame: a passed pawn is worth more with the enemy king far from its
+    /// path and our king near; per square of distance, times (rank - 2).
+    pub passer_enemy_king_distance: i32,
+    pub passer_own_king_distance: i32,
+    /// King attack (middlegame, only with the attacker's queen on the
+    /// board): each piece that attacks the squares around the enemy king
+    /// adds its role's value; the sum, times the percentage for the number
+    /// of attackers (one piece alone is no attack), is the penalty.
+    pub king_attack: [i32; 6],
+    pub king_attackers_weight: [i32; 8],
+    /// King shelter (middlegame): per file around the king, by the own
+    /// pawn's distance in front of it; index 3 means no pawn in front.
+    pub shelter_penalty: [i32; 4],
+    /// The share of the endgame score that counts, in 64ths, in endings the
+    /// material overstates: no pawns for the stronger side and at most a
+    /// minor piece up; only opposite-coloured bishops.
+    pub scale_no_pawns: i32,
+    pub scale_opposite_bishops: i32,
+    /// Side-to-move bonus: the side to move can usually improve its position.
+    pub tempo: i32,
+}
 
-/// A knight (bishop) on the enemy's side, guarded by a pawn, where no enemy
-/// pawn can ever chase it away.
-const KNIGHT_OUTPOST: Score = Score::new(20, 10);
-const BISHOP_OUTPOST: Score = Score::new(10, 5);
-/// A piece attacked by an enemy pawn: two such attacks at once (a fork)
-/// usually cost a piece.
-const ATTACKED_BY_PAWN: Score = Score::new(-20, -15);
+const fn s(mg: i32, eg: i32) -> Score {
+    Score::new(mg, eg)
+}
 
-/// A pawn defended by a pawn or standing beside one, by relative rank.
-const CONNECTED_PAWN: [i32; 8] = [0, 0, 5, 8, 12, 20, 30, 0];
-const DOUBLED_PAWN: Score = Score::new(-10, -20);
-const ISOLATED_PAWN: Score = Score::new(-10, -15);
-/// Passed pawns by relative rank (0 = own back rank), on top of the pawn
-/// table's bonus for advancing.
-const PASSED_PAWN: [Score; 8] = [
-    Score::new(0, 0),
-    Score::new(0, 5),
-    Score::new(5, 10),
-    Score::new(10, 25),
-    Score::new(20, 45),
-    Score::new(35, 75),
-    Score::new(55, 120),
-    Score::new(0, 0),
-];
-/// Endgame: a passed pawn is worth more with the enemy king far from its
-/// path and our king near; per square of distance, times (rank - 2).
-const PASSER_ENEMY_KING_DISTANCE: i32 = 5;
-const PASSER_OWN_KING_DISTANCE: i32 = 2;
+/// The hand-written evaluation.
+pub const DEFAULT_PARAMS: EvalParams = EvalParams {
+    material: [
+        s(82, 100),
+        s(325, 300),
+        s(340, 320),
+        s(460, 530),
+        s(990, 960),
+        s(0, 0),
+    ],
+    pawn_rank: [
+        s(0, 0),
+        s(0, 0),
+        s(2, 4),
+        s(6, 12),
+        s(14, 26),
+        s(28, 48),
+        s(50, 80),
+        s(0, 0),
+    ],
+    pawn_centre: s(12, 0),
+    pawn_centre_file: s(4, 0),
+    knight_ring: [s(16, 10), s(4, 2), s(-8, -6), s(-20, -14)],
+    bishop_ring: [s(9, 6), s(4, 2), s(-1, -2), s(-6, -6)],
+    rook_seventh: s(16, 10),
+    rook_centre_file: s(5, 0),
+    queen_ring: [s(3, 11), s(1, 4), s(-1, -3), s(-3, -10)],
+    king_file: [
+        s(10, 0),
+        s(20, 0),
+        s(5, 0),
+        s(-10, 0),
+        s(-10, 0),
+        s(5, 0),
+        s(25, 0),
+        s(10, 0),
+    ],
+    king_rank: [
+        s(0, 0),
+        s(-22, 0),
+        s(-44, 0),
+        s(-66, 0),
+        s(-88, 0),
+        s(-110, 0),
+        s(-132, 0),
+        s(-154, 0),
+    ],
+    king_ring: [s(0, 18), s(0, 6), s(0, -6), s(0, -18)],
+    mobility: [s(0, 0), s(4, 4), s(5, 5), s(2, 4), s(1, 2), s(0, 0)],
+    mobility_typical: [0, 4, 6, 7, 13, 0],
+    bishop_pair: s(30, 50),
+    rook_open_file: s(20, 10),
+    rook_semi_open_file: s(10, 5),
+    knight_outpost: s(20, 10),
+    bishop_outpost: s(10, 5),
+    attacked_by_pawn: s(-20, -15),
+    connected_pawn: [
+        s(0, 0),
+        s(0, 0),
+        s(5, 5),
+        s(8, 8),
+        s(12, 12),
+        s(20, 20),
+        s(30, 30),
+        s(0, 0),
+    ],
+    doubled_pawn: s(-10, -20),
+    isolated_pawn: s(-10, -15),
+    passed_pawn: [
+        s(0, 0),
+        s(0, 5),
+        s(5, 10),
+        s(10, 25),
+        s(20, 45),
+        s(35, 75),
+        s(55, 120),
+        s(0, 0),
+    ],
+    passer_enemy_king_distance: 5,
+    passer_own_king_distance: 2,
+    king_attack: [0, 20, 20, 40, 80, 0],
+    king_attackers_weight: [0, 0, 50, 75, 88, 94, 97, 99],
+    shelter_penalty: [0, 0, 12, 28],
+    scale_no_pawns: 8,
+    scale_opposite_bishops: 32,
+    tempo: 10,
+};
 
-/// King attack: each enemy piece that attacks the squares around the king
-/// adds its units; the sum, scaled by how many pieces join in, is the
-/// middlegame penalty. Only with the attacker's queen on the board.
-const KING_ATTACK_UNITS: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const KING_ATTACK_SCALE: i32 = 20;
-/// Percent of the attack that counts, by the number of attackers: one
-/// piece alone is no attack.
-const KING_ATTACKERS_WEIGHT: [i32; 8] = [0, 0, 50, 75, 88, 94, 97, 99];
-/// King shelter (middlegame): per file around the king, the own pawn's
-/// distance in front of it; index 3 means no pawn in front.
-const SHELTER_PENALTY: [i32; 4] = [0, 0, 12, 28];
+/// A field of [`EvalParams`]: an integer, a [`Score`] or an array of them.
+trait Param {
+    /// Appends each integer with its name (`name`, `name.mg`, `name[3].eg`).
+    fn ints<'a>(&'a mut self, name: String, out: &mut Vec<(String, &'a mut i32)>);
+    /// The value as Rust source, in the form of [`DEFAULT_PARAMS`].
+    fn rust(&self) -> String;
+}
+
+impl Param for i32 {
+    fn ints<'a>(&'a mut self, name: String, out: &mut Vec<(String, &'a mut i32)>) {
+        out.push((name, self));
+    }
+    fn rust(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Param for Score {
+    fn ints<'a>(&'a mut self, name: String, out: &mut Vec<(String, &'a mut i32)>) {
+        out.push((format!("{name}.mg"), &mut self.mg));
+        out.push((format!("{name}.eg"), &mut self.eg));
+    }
+    fn rust(&self) -> String {
+        format!("s({}, {})", self.mg, self.eg)
+    }
+}
+
+impl<T: Param, const N: usize> Param for [T; N] {
+    fn ints<'a>(&'a mut self, name: String, out: &mut Vec<(String, &'a mut i32)>) {
+        for (i, v) in self.iter_mut().enumerate() {
+            v.ints(format!("{name}[{i}]"), out);
+        }
+    }
+    fn rust(&self) -> String {
+        let items: Vec<String> = self.iter().map(Param::rust).collect();
+        format!("[{}]", items.join(", "))
+    }
+}
+
+impl EvalParams {
+    /// Every field with its name, in declaration order.
+    fn fields(&mut self) -> [(&'static str, &mut dyn Param); 32] {
+        [
+            ("material", &mut self.material),
+            ("pawn_rank", &mut self.pawn_rank),
+            ("pawn_centre", &mut self.pawn_centre),
+            ("pawn_centre_file", &mut self.pawn_centre_file),
+            ("knight_ring", &mut self.knight_ring),
+            ("bishop_ring", &mut self.bishop_ring),
+            ("rook_seventh", &mut self.rook_seventh),
+            ("rook_centre_file", &mut self.rook_centre_file),
+            ("queen_ring", &mut self.queen_ring),
+            ("king_file", &mut self.king_file),
+            ("king_rank", &mut self.king_rank),
+            ("king_ring", &mut self.king_ring),
+            ("mobility", &mut self.mobility),
+            ("mobility_typical", &mut self.mobility_typical),
+            ("bishop_pair", &mut self.bishop_pair),
+            ("rook_open_file", &mut self.rook_open_file),
+            ("rook_semi_open_file", &mut self.rook_semi_open_file),
+            ("knight_outpost", &mut self.knight_outpost),
+            ("bishop_outpost", &mut self.bishop_outpost),
+            ("attacked_by_pawn", &mut self.attacked_by_pawn),
+            ("connected_pawn", &mut self.connected_pawn),
+            ("doubled_pawn", &mut self.doubled_pawn),
+            ("isolated_pawn", &mut self.isolated_pawn),
+            ("passed_pawn", &mut self.passed_pawn),
+            (
+                "passer_enemy_king_distance",
+                &mut self.passer_enemy_king_distance,
+            ),
+            (
+                "passer_own_king_distance",
+                &mut self.passer_own_king_distance,
+            ),
+            ("king_attack", &mut self.king_attack),
+            ("king_attackers_weight", &mut self.king_attackers_weight),
+            ("shelter_penalty", &mut self.shelter_penalty),
+            ("scale_no_pawns", &mut self.scale_no_pawns),
+            ("scale_opposite_bishops", &mut self.scale_opposite_bishops),
+            ("tempo", &mut self.tempo),
+        ]
+    }
+
+    /// Every integer with its name, in a fixed order.
+    fn ints(&mut self) -> Vec<(String, &mut i32)> {
+        let mut out = Vec::new();
+        for (name, field) in self.fields() {
+            field.ints(name.to_string(), &mut out);
+        }
+        out
+    }
+
+    /// The names of the integers of [`EvalParams::to_vec`], such as
+    /// `material[1].mg` or `tempo`.
+    pub fn names() -> Vec<String> {
+        let mut p = DEFAULT_PARAMS;
+        p.ints().into_iter().map(|(n, _)| n).collect()
+    }
+
+    /// Every weight as one flat list (the order of [`EvalParams::names`]).
+    pub fn to_vec(&self) -> Vec<i32> {
+        let mut p = *self;
+        p.ints().into_iter().map(|(_, v)| *v).collect()
+    }
+
+    /// The inverse of [`EvalParams::to_vec`].
+    pub fn from_vec(values: &[i32]) -> EvalParams {
+        let mut p = DEFAULT_PARAMS;
+        let mut ints = p.ints();
+        assert_eq!(
+            ints.len(),
+            values.len(),
+            "EvalParams::from_vec: wrong length"
+        );
+        for ((_, slot), v) in ints.iter_mut().zip(values) {
+            **slot = *v;
+        }
+        drop(ints);
+        p
+    }
+
+    /// The parameters as Rust source, to paste over [`DEFAULT_PARAMS`].
+    pub fn to_rust(&self) -> String {
+        let mut text = String::from("pub const DEFAULT_PARAMS: EvalParams = EvalParams {\n");
+        let mut p = *self;
+        for (name, field) in p.fields() {
+            text.push_str(&format!("    {name}: {},\n", field.rust()));
+        }
+        text.push_str("};\n");
+        text
+    }
+}
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
@@ -268,7 +463,7 @@ struct SideTerms {
     king_safety: Score,
 }
 
-fn side_terms(board: &Board, color: Color) -> SideTerms {
+fn side_terms(board: &Board, color: Color, p: &EvalParams) -> SideTerms {
     let mut t = SideTerms::default();
     let us = board.by_color(color);
     let occupied = board.occupied();
@@ -290,15 +485,15 @@ fn side_terms(board: &Board, color: Color) -> SideTerms {
         let r = role as usize - 1;
         for sq in board.by_piece(role.of(color)) {
             let reach = attacks::attacks(sq, role.of(color), occupied).0;
-            let n = (reach & mobility_area).count_ones() as i32 - MOBILITY_TYPICAL[r];
-            t.mobility += MOBILITY_PER_SQUARE[r] * n;
+            let n = (reach & mobility_area).count_ones() as i32 - p.mobility_typical[r];
+            t.mobility += p.mobility[r] * n;
             if reach & enemy_king_zone != 0 {
                 attackers += 1;
-                attack_units += KING_ATTACK_UNITS[r];
+                attack_units += p.king_attack[r];
             }
             let bit = Bitboard::from_square(sq).0;
             if bit & enemy_pawn_attacks != 0 {
-                t.pieces += ATTACKED_BY_PAWN;
+                t.pieces += p.attacked_by_pawn;
             }
             if matches!(role, Role::Knight | Role::Bishop)
                 && (3..=5).contains(&relative_rank(color, sq))
@@ -309,31 +504,31 @@ fn side_terms(board: &Board, color: Color) -> SideTerms {
                     == 0
             {
                 t.pieces += if role == Role::Knight {
-                    KNIGHT_OUTPOST
+                    p.knight_outpost
                 } else {
-                    BISHOP_OUTPOST
+                    p.bishop_outpost
                 };
             }
             if role == Role::Rook {
                 let file = file_mask(sq.file() as usize);
                 if own_pawns & file == 0 {
                     t.pieces += if enemy_pawns & file == 0 {
-                        ROOK_OPEN_FILE
+                        p.rook_open_file
                     } else {
-                        ROOK_SEMI_OPEN_FILE
+                        p.rook_semi_open_file
                     };
                 }
             }
         }
     }
     if board.by_piece(Role::Bishop.of(color)).count() >= 2 {
-        t.pieces += BISHOP_PAIR;
+        t.pieces += p.bishop_pair;
     }
     // Our attack on their king is their problem: counted here, subtracted
     // by the caller from their side.
     if board.by_piece(Role::Queen.of(color)).any() {
-        let weight = KING_ATTACKERS_WEIGHT[attackers.min(7)];
-        t.king_safety.mg += attack_units * KING_ATTACK_SCALE * weight / 100;
+        let weight = p.king_attackers_weight[attackers.min(7)];
+        t.king_safety.mg += attack_units * weight / 100;
     }
 
     // Pawn structure.
@@ -341,27 +536,26 @@ fn side_terms(board: &Board, color: Color) -> SideTerms {
         let file = sq.file() as usize;
         let relative_rank = relative_rank(color, sq);
         if own_pawns & adjacent_files_mask(file) == 0 {
-            t.pawns += ISOLATED_PAWN;
+            t.pawns += p.isolated_pawn;
         }
         let bit = Bitboard::from_square(sq).0;
         let beside = own_pawns & adjacent_files_mask(file) & Bitboard::from_rank(sq.rank()).0;
         if bit & own_pawn_attacks != 0 || beside != 0 {
-            let v = CONNECTED_PAWN[relative_rank];
-            t.pawns += Score::new(v, v);
+            t.pawns += p.connected_pawn[relative_rank];
         }
         if PASSED_SPANS[ci][sq.to_usize()] & enemy_pawns == 0
             && PASSED_SPANS[ci][sq.to_usize()] & file_mask(file) & own_pawns == 0
         {
-            t.pawns += PASSED_PAWN[relative_rank];
+            t.pawns += p.passed_pawn[relative_rank];
             if relative_rank >= 3 {
                 let step: i32 = if color == Color::White { 8 } else { -8 };
                 let ahead = Square::new((sq.to_usize() as i32 + step) as u32);
                 let weight = relative_rank as i32 - 2;
                 if let Some(k) = enemy_king {
-                    t.pawns.eg += PASSER_ENEMY_KING_DISTANCE * distance(k, ahead) * weight;
+                    t.pawns.eg += p.passer_enemy_king_distance * distance(k, ahead) * weight;
                 }
                 if let Some(k) = own_king {
-                    t.pawns.eg -= PASSER_OWN_KING_DISTANCE * distance(k, ahead) * weight;
+                    t.pawns.eg -= p.passer_own_king_distance * distance(k, ahead) * weight;
                 }
             }
         }
@@ -369,7 +563,7 @@ fn side_terms(board: &Board, color: Color) -> SideTerms {
     for file in 0..8 {
         let n = (own_pawns & file_mask(file)).count_ones() as i32;
         if n > 1 {
-            t.pawns += DOUBLED_PAWN * (n - 1);
+            t.pawns += p.doubled_pawn * (n - 1);
         }
     }
 
@@ -390,7 +584,7 @@ fn side_terms(board: &Board, color: Color) -> SideTerms {
                 .min()
                 .unwrap_or(3)
                 .min(3);
-            t.king_safety.mg -= SHELTER_PENALTY[nearest as usize];
+            t.king_safety.mg -= p.shelter_penalty[nearest as usize];
         }
     }
     t
@@ -446,23 +640,28 @@ fn role_index(role: Role) -> usize {
 
 const FULL_SCALE: i32 = 64;
 
+/// Piece values that define "a minor piece up" and "a bishop each" for
+/// [`endgame_scale`]: fixed, so that tuning the material can't change which
+/// endings the rule covers.
+const SCALE_PIECE_VALUES: [i32; 6] = [0, 300, 320, 530, 960, 0];
+
 /// Endings where the material count overstates the stronger side's chances
 /// (`eg` says who that is): without pawns, being at most a minor piece up
 /// rarely wins; with only opposite-coloured bishops, a pawn or two up often
 /// doesn't.
-fn endgame_scale(board: &Board, eg: i32) -> i32 {
+fn endgame_scale(board: &Board, eg: i32, p: &EvalParams) -> i32 {
     let strong = if eg > 0 { Color::White } else { Color::Black };
     let non_pawn = |c: Color| -> i32 {
         [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
             .into_iter()
-            .map(|r| board.by_piece(r.of(c)).count() as i32 * MATERIAL[role_index(r)].eg)
+            .map(|r| board.by_piece(r.of(c)).count() as i32 * SCALE_PIECE_VALUES[role_index(r)])
             .sum()
     };
     // Each side's non-pawn material once: this runs at every evaluation.
     let (strong_pieces, weak_pieces) = (non_pawn(strong), non_pawn(!strong));
-    let bishop = MATERIAL[role_index(Role::Bishop)].eg;
+    let bishop = SCALE_PIECE_VALUES[role_index(Role::Bishop)];
     if board.by_piece(Role::Pawn.of(strong)).is_empty() && strong_pieces - weak_pieces <= bishop {
-        return FULL_SCALE / 8;
+        return p.scale_no_pawns;
     }
     let white_bishops = board.by_piece(Role::Bishop.of(Color::White));
     let black_bishops = board.by_piece(Role::Bishop.of(Color::Black));
@@ -471,39 +670,132 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
         && weak_pieces == bishop
         && white_bishops.intersects(light) != black_bishops.intersects(light)
     {
-        return FULL_SCALE / 2;
+        return p.scale_opposite_bishops;
     }
     FULL_SCALE
 }
 
+const fn add(a: Score, b: Score) -> Score {
+    Score::new(a.mg + b.mg, a.eg + b.eg)
+}
+
+/// Placement value under `p` of a White piece of role index `r` (pawn = 0)
+/// on `sq` (a1 = 0).
+#[inline(always)]
+const fn placement(p: &EvalParams, r: usize, sq: usize) -> Score {
+    let (file, rank) = (sq % 8, sq / 8);
+    let ring = CENTRE_DISTANCE[sq] as usize;
+    let centre_file = file == 3 || file == 4;
+    let zero = Score::new(0, 0);
+    match r {
+        0 => {
+            let centre = if !centre_file {
+                zero
+            } else if rank == 3 || rank == 4 {
+                p.pawn_centre
+            } else {
+                p.pawn_centre_file
+            };
+            add(p.pawn_rank[rank], centre)
+        }
+        1 => p.knight_ring[ring],
+        2 => p.bishop_ring[ring],
+        3 => add(
+            if rank == 6 { p.rook_seventh } else { zero },
+            if centre_file {
+                p.rook_centre_file
+            } else {
+                zero
+            },
+        ),
+        4 => p.queen_ring[ring],
+        _ => add(add(p.king_file[file], p.king_rank[rank]), p.king_ring[ring]),
+    }
+}
+
+/// Material plus placement of every role on every square.
+const fn build_piece_square_table(p: &EvalParams) -> [[Score; 64]; 6] {
+    let mut t = [[Score::new(0, 0); 64]; 6];
+    let mut r = 0;
+    while r < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            t[r][sq] = add(p.material[r], placement(p, r, sq));
+            sq += 1;
+        }
+        r += 1;
+    }
+    t
+}
+
+/// Material plus placement under [`DEFAULT_PARAMS`], as a table built at
+/// compile time: [`evaluate`] looks values up here rather than computing
+/// them from the rules as [`evaluate_with`] does (the same total; a test
+/// checks).
+static DEFAULT_PIECE_SQUARE: [[Score; 64]; 6] = build_piece_square_table(&DEFAULT_PARAMS);
+
+/// Adds placement and phase of `role` (both colours) to `b`, with `value`
+/// the placement of a White piece on a square, and `material` per piece.
+#[inline(always)]
+fn add_pieces(
+    b: &mut Breakdown,
+    board: &Board,
+    role: Role,
+    material: Score,
+    value: impl Fn(usize) -> Score,
+) {
+    let r = role_index(role);
+    for sq in board.by_piece(role.of(Color::White)) {
+        b.material += material;
+        b.placement += value(sq.to_usize());
+        b.phase += PHASE_WEIGHT[r];
+    }
+    for sq in board.by_piece(role.of(Color::Black)) {
+        b.material -= material;
+        b.placement -= value(sq.flip_vertical().to_usize());
+        b.phase += PHASE_WEIGHT[r];
+    }
+}
+
+/// Piece-square value of a White piece under `p` (for tests and tools).
+pub fn piece_square(p: &EvalParams, role: Role, sq: Square) -> Score {
+    placement(p, role_index(role), sq.to_usize())
+}
+
 /// All terms for the position.
 pub fn breakdown(pos: &Position) -> Breakdown {
-    let board = pos.board().board();
+    breakdown_with(pos, &DEFAULT_PARAMS)
+}
+
+/// All terms for the position under the weights `p`.
+pub fn breakdown_with(pos: &Position, p: &EvalParams) -> Breakdown {
+    breakdown_board(pos.board().board(), p)
+}
+
+/// All terms for a board under the weights `p`.
+pub fn breakdown_board(board: &Board, p: &EvalParams) -> Breakdown {
+    breakdown_impl(board, p, |r| p.material[r], |r, sq| placement(p, r, sq))
+}
+
+/// All terms, with `material(r)` the material of a piece of role index `r`
+/// and `value(r, sq)` the placement of a White one on `sq`.
+#[inline(always)]
+fn breakdown_impl(
+    board: &Board,
+    p: &EvalParams,
+    material: impl Fn(usize) -> Score,
+    value: impl Fn(usize, usize) -> Score,
+) -> Breakdown {
     let mut b = Breakdown::default();
-    for role in Role::ALL {
-        let r = role_index(role);
-        for color in Color::ALL {
-            let pieces: Bitboard = board.by_piece(role.of(color));
-            for sq in pieces {
-                let (idx, sign) = match color {
-                    Color::White => (sq.to_usize(), 1),
-                    Color::Black => (sq.flip_vertical().to_usize(), -1),
-                };
-                let mut m = MATERIAL[r];
-                let mut p = PST[r][idx];
-                if sign < 0 {
-                    m = Score::new(-m.mg, -m.eg);
-                    p = Score::new(-p.mg, -p.eg);
-                }
-                b.material += m;
-                b.placement += p;
-                b.phase += PHASE_WEIGHT[r];
-            }
-        }
-    }
+    add_pieces(&mut b, board, Role::Pawn, material(0), |sq| value(0, sq));
+    add_pieces(&mut b, board, Role::Knight, material(1), |sq| value(1, sq));
+    add_pieces(&mut b, board, Role::Bishop, material(2), |sq| value(2, sq));
+    add_pieces(&mut b, board, Role::Rook, material(3), |sq| value(3, sq));
+    add_pieces(&mut b, board, Role::Queen, material(4), |sq| value(4, sq));
+    add_pieces(&mut b, board, Role::King, material(5), |sq| value(5, sq));
     b.phase = b.phase.min(MAX_PHASE);
-    let white = side_terms(board, Color::White);
-    let black = side_terms(board, Color::Black);
+    let white = side_terms(board, Color::White, p);
+    let black = side_terms(board, Color::Black, p);
     b.mobility = white.mobility;
     b.mobility -= black.mobility;
     b.pieces = white.pieces;
@@ -515,24 +807,39 @@ pub fn breakdown(pos: &Position) -> Breakdown {
     b.king_safety = white.king_safety;
     b.king_safety -= black.king_safety;
     let eg: i32 = b.terms().iter().map(|(_, s)| s.eg).sum();
-    b.eg_scale = endgame_scale(board, eg);
+    b.eg_scale = endgame_scale(board, eg, p);
     b
 }
 
-/// The evaluation in centipawns from the side to move's point of view.
+/// The evaluation in centipawns from the side to move's point of view:
+/// [`evaluate_with`] under [`DEFAULT_PARAMS`], placement from a table.
 pub fn evaluate(pos: &Position) -> i32 {
-    let white = breakdown(pos).white_total();
-    let stm = if pos.turn() == Color::White {
-        white
-    } else {
-        -white
-    };
-    stm + TEMPO
+    let board = pos.board().board();
+    let p = &DEFAULT_PARAMS;
+    // Material is in the table: only the total counts here.
+    let zero = Score::default();
+    let b = breakdown_impl(board, p, |_| zero, |r, sq| DEFAULT_PIECE_SQUARE[r][sq]);
+    from_side_to_move(b.white_total(), pos.turn(), p)
+}
+
+/// [`evaluate`] under the weights `p`.
+pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
+    evaluate_board(pos.board().board(), pos.turn(), p)
+}
+
+/// [`evaluate`] of a board with `turn` to move, under the weights `p`.
+pub fn evaluate_board(board: &Board, turn: Color, p: &EvalParams) -> i32 {
+    from_side_to_move(breakdown_board(board, p).white_total(), turn, p)
+}
+
+fn from_side_to_move(white: i32, turn: Color, p: &EvalParams) -> i32 {
+    let stm = if turn == Color::White { white } else { -white };
+    stm + p.tempo
 }
 
 /// Material value of a role in the middlegame (for move ordering).
 pub fn piece_value(role: Role) -> i32 {
-    MATERIAL[role_index(role)].mg
+    DEFAULT_PARAMS.material[role_index(role)].mg
 }
 
 /// Text for the `eval` command.
@@ -550,7 +857,7 @@ pub fn describe(pos: &Position) -> String {
         MAX_PHASE,
         b.eg_scale,
         b.white_total(),
-        TEMPO,
+        DEFAULT_PARAMS.tempo,
         evaluate(pos)
     ));
     text
@@ -669,7 +976,70 @@ mod tests {
 
     #[test]
     fn knights_prefer_the_centre() {
-        let n = role_index(Role::Knight);
-        assert!(PST[n][Square::E4.to_usize()].mg > PST[n][Square::A1.to_usize()].mg);
+        let knight = |sq| piece_square(&DEFAULT_PARAMS, Role::Knight, sq);
+        assert!(knight(Square::E4).mg > knight(Square::A1).mg);
+    }
+
+    #[test]
+    fn evaluate_matches_evaluate_with_default_params() {
+        // `evaluate` reads material and placement from a compile-time table,
+        // `evaluate_with` computes them from the rules.
+        for (r, table) in DEFAULT_PIECE_SQUARE.iter().enumerate() {
+            for (sq, &value) in table.iter().enumerate() {
+                let rules = add(
+                    DEFAULT_PARAMS.material[r],
+                    placement(&DEFAULT_PARAMS, r, sq),
+                );
+                assert_eq!(value, rules, "role {r} square {sq}");
+            }
+        }
+        for fen in crate::bench::bench_fens() {
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            assert_eq!(
+                evaluate(&pos),
+                evaluate_with(&pos, &DEFAULT_PARAMS),
+                "{fen}"
+            );
+        }
+    }
+
+    #[test]
+    fn params_round_trip_through_the_flat_list() {
+        let values = DEFAULT_PARAMS.to_vec();
+        let names = EvalParams::names();
+        // Every field is listed: the struct is nothing but i32s.
+        assert_eq!(values.len(), std::mem::size_of::<EvalParams>() / 4);
+        assert_eq!(names.len(), values.len());
+        assert_eq!(names[0], "material[0].mg");
+        assert_eq!(names.last().unwrap(), "tempo");
+        assert_eq!(EvalParams::from_vec(&values), DEFAULT_PARAMS);
+        let changed: Vec<i32> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v + i as i32)
+            .collect();
+        assert_eq!(EvalParams::from_vec(&changed).to_vec(), changed);
+        let source = DEFAULT_PARAMS.to_rust();
+        assert!(source.starts_with("pub const DEFAULT_PARAMS: EvalParams = EvalParams {\n"));
+        assert!(source.contains("    material: [s(82, 100), s(325, 300),"));
+        assert!(source.contains("    tempo: 10,\n};"));
+    }
+
+    #[test]
+    fn any_params_score_mirrored_positions_the_same() {
+        // Symmetry holds by construction, whatever the weights.
+        let values: Vec<i32> = DEFAULT_PARAMS.to_vec();
+        let p = EvalParams::from_vec(
+            &values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| v + (i as i32 * 7) % 11 - 5)
+                .collect::<Vec<_>>(),
+        );
+        for fen in crate::bench::bench_fens() {
+            let a = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let b = Position::from_fen(&mirrored(fen), CastlingMode::Standard).unwrap();
+            assert_eq!(evaluate_with(&a, &p), evaluate_with(&b, &p), "{fen}");
+        }
     }
 }
