@@ -80,8 +80,8 @@ const fn build_centre_distances() -> [u8; 64] {
 /// The ring of each square: 0 = d4/e4/d5/e5 .. 3 = the rim.
 const CENTRE_DISTANCE: [u8; 64] = build_centre_distances();
 
-/// Every weight of the evaluation, in centipawns. The hand-written values
-/// are [`DEFAULT_PARAMS`]; the tuner (`examples/tune.rs`) reads and writes
+/// Every weight of the evaluation, in centipawns. The engine's values are
+/// [`DEFAULT_PARAMS`]; the tuner (`examples/tune.rs`) reads and writes
 /// them through [`EvalParams::to_vec`] and [`EvalParams::from_vec`].
 /// Arrays of six are indexed by `Role as usize - 1` (pawn .. king); arrays
 /// of four by ring (`0` = the four centre squares .. `3` = the rim).
@@ -114,9 +114,8 @@ pub struct EvalParams {
     pub king_rank: [Score; 8],
     pub king_ring: [Score; 4],
 
-    // Terms beyond material and placement. The hand-written values follow
-    // the classical engines (Fruit and its descendants); each is a rule a
-    // player would name.
+    // Terms beyond material and placement, after the classical engines
+    // (Fruit and its descendants); each is a rule a player would name.
     /// Mobility: per attacked square that is not ours and not covered by an
     /// enemy pawn, counted from a typical number of squares (so an average
     /// piece scores about zero).
@@ -146,7 +145,7 @@ pub struct EvalParams {
     /// King attack (middlegame, only with the attacker's queen on the
     /// board): each piece that attacks the squares around the enemy king
     /// adds its role's value; the sum, times the percentage for the number
-    /// of attackers (one piece alone is no attack), is the penalty.
+    /// of attackers (one piece alone counts little), is the penalty.
     pub king_attack: [i32; 6],
     pub king_attackers_weight: [i32; 8],
     /// King shelter (middlegame): per file around the king, by the own
@@ -165,92 +164,93 @@ const fn s(mg: i32, eg: i32) -> Score {
     Score::new(mg, eg)
 }
 
-/// The hand-written evaluation.
+/// The engine's weights: Texel-tuned (`examples/tune.rs`) on 189110
+/// positions of 1846 of Lasker's games, starting from hand-written values.
 pub const DEFAULT_PARAMS: EvalParams = EvalParams {
     material: [
-        s(82, 100),
-        s(325, 300),
-        s(340, 320),
-        s(460, 530),
-        s(990, 960),
+        s(66, 96),
+        s(317, 347),
+        s(330, 368),
+        s(480, 601),
+        s(1307, 914),
         s(0, 0),
     ],
     pawn_rank: [
         s(0, 0),
         s(0, 0),
-        s(2, 4),
-        s(6, 12),
-        s(14, 26),
-        s(28, 48),
-        s(50, 80),
+        s(-2, 8),
+        s(-2, 0),
+        s(2, -6),
+        s(30, 10),
+        s(98, 120),
         s(0, 0),
     ],
-    pawn_centre: s(12, 0),
-    pawn_centre_file: s(4, 0),
-    knight_ring: [s(16, 10), s(4, 2), s(-8, -6), s(-20, -14)],
-    bishop_ring: [s(9, 6), s(4, 2), s(-1, -2), s(-6, -6)],
-    rook_seventh: s(16, 10),
-    rook_centre_file: s(5, 0),
-    queen_ring: [s(3, 11), s(1, 4), s(-1, -3), s(-3, -10)],
+    pawn_centre: s(12, -6),
+    pawn_centre_file: s(14, -4),
+    knight_ring: [s(12, -8), s(-4, 22), s(-14, 15), s(-20, -14)],
+    bishop_ring: [s(43, -10), s(12, 22), s(7, 14), s(-6, -6)],
+    rook_seventh: s(0, 22),
+    rook_centre_file: s(-3, -4),
+    queen_ring: [s(-18, 61), s(-12, 22), s(-5, 1), s(-3, -10)],
     king_file: [
         s(10, 0),
-        s(20, 0),
-        s(5, 0),
-        s(-10, 0),
-        s(-10, 0),
-        s(5, 0),
-        s(25, 0),
-        s(10, 0),
+        s(57, -8),
+        s(55, -13),
+        s(-60, 22),
+        s(37, 13),
+        s(15, 4),
+        s(55, 10),
+        s(42, -12),
     ],
     king_rank: [
         s(0, 0),
-        s(-22, 0),
-        s(-44, 0),
-        s(-66, 0),
-        s(-88, 0),
-        s(-110, 0),
-        s(-132, 0),
-        s(-154, 0),
+        s(28, -12),
+        s(0, 8),
+        s(-56, 32),
+        s(-43, 34),
+        s(-55, 50),
+        s(-66, 50),
+        s(-77, -49),
     ],
-    king_ring: [s(0, 18), s(0, 6), s(0, -6), s(0, -18)],
-    mobility: [s(0, 0), s(4, 4), s(5, 5), s(2, 4), s(1, 2), s(0, 0)],
+    king_ring: [s(-3, -26), s(-14, 0), s(-50, 0), s(0, -18)],
+    mobility: [s(0, 0), s(8, 6), s(5, 7), s(4, 4), s(3, 5), s(0, 0)],
     mobility_typical: [0, 4, 6, 7, 13, 0],
-    bishop_pair: s(30, 50),
-    rook_open_file: s(20, 10),
-    rook_semi_open_file: s(10, 5),
-    knight_outpost: s(20, 10),
-    bishop_outpost: s(10, 5),
-    attacked_by_pawn: s(-20, -15),
+    bishop_pair: s(20, 98),
+    rook_open_file: s(62, 2),
+    rook_semi_open_file: s(11, 33),
+    knight_outpost: s(28, 19),
+    bishop_outpost: s(23, 7),
+    attacked_by_pawn: s(-46, -29),
     connected_pawn: [
         s(0, 0),
-        s(0, 0),
-        s(5, 5),
-        s(8, 8),
-        s(12, 12),
-        s(20, 20),
-        s(30, 30),
+        s(0, 6),
+        s(7, -1),
+        s(15, 2),
+        s(-9, 12),
+        s(16, 70),
+        s(22, 32),
         s(0, 0),
     ],
-    doubled_pawn: s(-10, -20),
-    isolated_pawn: s(-10, -15),
+    doubled_pawn: s(-36, -1),
+    isolated_pawn: s(-18, -7),
     passed_pawn: [
         s(0, 0),
-        s(0, 5),
-        s(5, 10),
-        s(10, 25),
-        s(20, 45),
-        s(35, 75),
-        s(55, 120),
+        s(-31, 42),
+        s(-30, 30),
+        s(12, 37),
+        s(29, 63),
+        s(62, 115),
+        s(47, 127),
         s(0, 0),
     ],
-    passer_enemy_king_distance: 5,
-    passer_own_king_distance: 2,
-    king_attack: [0, 20, 20, 40, 80, 0],
-    king_attackers_weight: [0, 0, 50, 75, 88, 94, 97, 99],
-    shelter_penalty: [0, 0, 12, 28],
-    scale_no_pawns: 8,
-    scale_opposite_bishops: 32,
-    tempo: 10,
+    passer_enemy_king_distance: 12,
+    passer_own_king_distance: 8,
+    king_attack: [0, 70, 69, 84, 116, 0],
+    king_attackers_weight: [0, 32, 56, 84, 100, 94, 97, 99],
+    shelter_penalty: [0, -16, 8, 20],
+    scale_no_pawns: 0,
+    scale_opposite_bishops: 31,
+    tempo: 2,
 };
 
 /// A field of [`EvalParams`]: an integer, a [`Score`] or an array of them.
@@ -918,29 +918,44 @@ mod tests {
     #[test]
     fn pawn_structure_terms() {
         let pawns = |fen: &str| breakdown_fen(fen).pawns;
-        // A passed pawn on the sixth is worth more than one on the third.
-        let far = pawns("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1");
-        let near = pawns("4k3/8/8/8/8/3P4/8/4K3 w - - 0 1");
+        // A passed pawn on the sixth is worth more than one on the third
+        // (own king beside it: the far one's king-distance terms don't
+        // count against it).
+        let far = pawns("7k/8/2KP4/8/8/8/8/8 w - - 0 1");
+        let near = pawns("7k/8/8/8/8/2KP4/8/8 w - - 0 1");
         assert!(far.eg > near.eg && far.mg > near.mg, "{far:?} {near:?}");
         // Doubled, isolated pawns are worse than two connected ones.
         let doubled = pawns("4k3/8/8/8/3P4/3P4/8/4K3 w - - 0 1");
         let connected = pawns("4k3/8/8/8/3P4/4P3/8/4K3 w - - 0 1");
         assert!(doubled.eg < connected.eg);
-        // A pawn blocked by an enemy pawn on the next file is not passed.
-        let stopped = pawns("4k3/4p3/8/8/3P4/8/8/4K3 w - - 0 1");
-        let free = pawns("4k3/7p/8/8/3P4/8/8/4K3 w - - 0 1");
+        // A pawn blocked by an enemy pawn on the next file is not passed
+        // (White's terms only: Black's h-pawn is passed too).
+        let white_pawns = |fen: &str| {
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            side_terms(pos.board().board(), Color::White, &DEFAULT_PARAMS).pawns
+        };
+        let stopped = white_pawns("4k3/4p3/8/8/3P4/8/8/4K3 w - - 0 1");
+        let free = white_pawns("4k3/7p/8/8/3P4/8/8/4K3 w - - 0 1");
         assert!(free.eg > stopped.eg);
     }
 
     #[test]
     fn drawish_endings_are_scaled_down() {
         let scale = |fen: &str| breakdown_fen(fen).eg_scale;
+        let (no_pawns, opposite_bishops) = (
+            DEFAULT_PARAMS.scale_no_pawns,
+            DEFAULT_PARAMS.scale_opposite_bishops,
+        );
+        assert!(no_pawns < FULL_SCALE / 4 && opposite_bishops < FULL_SCALE);
         // Rook against bishop, no pawns: hard to win.
-        assert_eq!(scale("4k3/8/8/3b4/8/8/8/R3K3 w - - 0 1"), FULL_SCALE / 8);
+        assert_eq!(scale("4k3/8/8/3b4/8/8/8/R3K3 w - - 0 1"), no_pawns);
         // Rook against nothing: a win.
         assert_eq!(scale("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), FULL_SCALE);
         // Opposite-coloured bishops, a pawn up.
-        assert_eq!(scale("4k3/8/8/3b4/8/8/P7/2B1K3 w - - 0 1"), FULL_SCALE / 2);
+        assert_eq!(
+            scale("4k3/8/8/3b4/8/8/P7/2B1K3 w - - 0 1"),
+            opposite_bishops
+        );
         // Same-coloured bishops: no discount.
         assert_eq!(scale("4k3/8/8/2b5/8/8/P7/2B1K3 w - - 0 1"), FULL_SCALE);
     }
@@ -1021,8 +1036,13 @@ mod tests {
         assert_eq!(EvalParams::from_vec(&changed).to_vec(), changed);
         let source = DEFAULT_PARAMS.to_rust();
         assert!(source.starts_with("pub const DEFAULT_PARAMS: EvalParams = EvalParams {\n"));
-        assert!(source.contains("    material: [s(82, 100), s(325, 300),"));
-        assert!(source.contains("    tempo: 10,\n};"));
+        let m = DEFAULT_PARAMS.material;
+        let material = format!(
+            "    material: [s({}, {}), s({}, {}),",
+            m[0].mg, m[0].eg, m[1].mg, m[1].eg
+        );
+        assert!(source.contains(&material), "{source}");
+        assert!(source.ends_with(&format!("    tempo: {},\n}};\n", DEFAULT_PARAMS.tempo)));
     }
 
     #[test]
