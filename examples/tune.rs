@@ -25,7 +25,8 @@
 use std::io::{BufRead, BufReader};
 use std::time::Instant;
 
-use lasker::eval::{DEFAULT_PARAMS, EvalParams, evaluate_board, piece_value};
+use lasker::eval::{DEFAULT_PARAMS, EvalParams, evaluate_board};
+use lasker::movepick::mvv_lva;
 use shakmaty::fen::Fen;
 use shakmaty::{Board, CastlingMode, Chess, Color, Position};
 
@@ -113,7 +114,7 @@ fn quiescence(pos: &Chess, mut alpha: i32, beta: i32, p: &EvalParams, ply: u32) 
     }
     let mut moves = pos.capture_moves();
     // Most valuable victim first, least valuable attacker second.
-    moves.sort_by_key(|m| -(m.capture().map_or(0, piece_value) * 16 - piece_value(m.role()) / 16));
+    moves.sort_by_key(|&m| -mvv_lva(m));
     for m in moves {
         let mut child = pos.clone();
         child.play_unchecked(m);
@@ -162,21 +163,18 @@ fn sigmoid(k: f64, eval: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
 }
 
-fn error_of(samples: &[Sample], evals: &[f64], k: f64) -> f64 {
+/// Mean squared error of the predictions from `evals` (one per sample).
+fn error_of(samples: &[Sample], evals: impl IntoIterator<Item = f64>, k: f64) -> f64 {
     let sum: f64 = samples
         .iter()
         .zip(evals)
-        .map(|(s, &e)| (s.result - sigmoid(k, e)).powi(2))
+        .map(|(s, e)| (s.result - sigmoid(k, e)).powi(2))
         .sum();
     sum / samples.len() as f64
 }
 
 fn error(samples: &[Sample], p: &EvalParams, k: f64) -> f64 {
-    let sum: f64 = samples
-        .iter()
-        .map(|s| (s.result - sigmoid(k, white_eval(s, p))).powi(2))
-        .sum();
-    sum / samples.len() as f64
+    error_of(samples, samples.iter().map(|s| white_eval(s, p)), k)
 }
 
 /// The K minimising the error under `p` (golden-section search).
@@ -187,7 +185,8 @@ fn best_k(samples: &[Sample], p: &EvalParams) -> f64 {
     for _ in 0..60 {
         let c = b - g * (b - a);
         let d = a + g * (b - a);
-        if error_of(samples, &evals, c) < error_of(samples, &evals, d) {
+        if error_of(samples, evals.iter().copied(), c) < error_of(samples, evals.iter().copied(), d)
+        {
             b = d;
         } else {
             a = c;
