@@ -15,6 +15,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, Position as _, Role};
 
 use crate::eval::piece_value;
+use crate::movegen::tactical_moves;
 use crate::position::Position;
 use crate::see::see_ge;
 
@@ -183,7 +184,12 @@ impl MovePicker {
         let side = board.turn();
         let in_check = board.is_check();
         let skip_losing = self.skips_losing(pos);
-        for m in board.legal_moves() {
+        let moves = if self.captures_only && !in_check {
+            tactical_moves(board)
+        } else {
+            board.legal_moves()
+        };
+        for m in moves {
             if Some(m) == self.hash_move {
                 continue;
             }
