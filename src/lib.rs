@@ -9,6 +9,7 @@ pub mod bench;
 pub mod engine;
 pub mod epd;
 pub mod eval;
+pub mod eval_cache;
 pub mod movegen;
 pub mod movepick;
 pub mod perft;

@@ -12,6 +12,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Move, Piece, Position as _};
 
 use crate::eval::evaluate;
+use crate::eval_cache::EvalCache;
 use crate::movepick::{History, MovePicker, QuietHints, is_quiet};
 use crate::position::Position;
 use crate::see::see_ge;
@@ -307,6 +308,7 @@ pub struct Searcher<'a> {
     pv_len: [usize; MAX_PLY + 1],
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     history: History,
+    eval_cache: EvalCache,
     /// The quiet reply that refuted a move, by the moved piece and target.
     counter_moves: Box<[[Option<Move>; 64]; 12]>,
     reductions: ReductionTable,
@@ -354,6 +356,7 @@ impl<'a> Searcher<'a> {
             pv_len: [0; MAX_PLY + 1],
             killers: [[None; 2]; MAX_PLY + 1],
             history: History::default(),
+            eval_cache: EvalCache::default(),
             counter_moves: Box::new([[None; 64]; 12]),
             reductions: ReductionTable::new(),
             null_move_disabled: false,
@@ -852,7 +855,7 @@ impl<'a> Searcher<'a> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            evaluate(&self.pos)
+            self.eval_cache.evaluate(&self.pos)
         };
         // The table's score, where its bound allows, is a better estimate.
         let eval = match tt_entry {
@@ -1111,7 +1114,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         let mut best_move = None;
         if !in_check {
-            let stand_pat = evaluate(&self.pos);
+            let stand_pat = self.eval_cache.evaluate(&self.pos);
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -1,0 +1,75 @@
+//! A search thread's cache of static evaluations, by position key.
+//!
+//! The same position is often evaluated again: a transposition whose table
+//! entry doesn't cut, a re-search after a null window or a reduction fails,
+//! the next iteration. Evaluation is a quarter of the run time, a lookup a
+//! single load.
+//!
+//! One `u64` a slot: the key's high 48 bits over the 16-bit score. The slot
+//! is chosen by the key's low 16 bits, so a hit has matched all 64 bits.
+
+use crate::eval::evaluate;
+use crate::position::Position;
+
+const SLOTS: usize = 1 << 16;
+const SCORE_BITS: u32 = 16;
+const SCORE_MASK: u64 = (1 << SCORE_BITS) - 1;
+
+pub struct EvalCache {
+    slots: Box<[u64]>,
+}
+
+impl Default for EvalCache {
+    fn default() -> Self {
+        EvalCache {
+            slots: vec![0; SLOTS].into_boxed_slice(),
+        }
+    }
+}
+
+impl EvalCache {
+    /// [`evaluate`], from the cache when the position was evaluated before.
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        let key = pos.key();
+        let slot = &mut self.slots[key as usize & (SLOTS - 1)];
+        if *slot != 0 && (*slot ^ key) & !SCORE_MASK == 0 {
+            return i32::from(*slot as u16 as i16);
+        }
+        let score = evaluate(pos);
+        // Scores stay far inside i16: material is under 12,000 centipawns.
+        debug_assert!(i16::try_from(score).is_ok());
+        *slot = (key & !SCORE_MASK) | u64::from(score as i16 as u16);
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, Position as _};
+
+    #[test]
+    fn cached_scores_equal_fresh_ones() {
+        let mut cache = EvalCache::default();
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let mut pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let mut hits = 0;
+        // Every child and grandchild, twice: the second round is all hits.
+        for round in 0..2 {
+            for m in pos.board().legal_moves() {
+                pos.make(m);
+                for reply in pos.board().legal_moves() {
+                    pos.make(reply);
+                    if round == 1 {
+                        hits += 1;
+                    }
+                    assert_eq!(cache.evaluate(&pos), evaluate(&pos), "{}", pos.fen());
+                    pos.unmake();
+                }
+                assert_eq!(cache.evaluate(&pos), evaluate(&pos));
+                pos.unmake();
+            }
+        }
+        assert!(hits > 1000);
+    }
+}
