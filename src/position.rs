@@ -290,35 +290,44 @@ impl Position {
     /// neither castling rights nor the en-passant square: their key comes
     /// from the piece keys alone; the rest play the move on a copy.
     pub fn key_after(&self, m: Move) -> u64 {
+        self.quick_key_after(m).unwrap_or_else(|| {
+            let mut child = self.board().clone();
+            child.play_unchecked(m);
+            self.child_key(m, &child)
+        })
+    }
+
+    /// The key after `m` if it comes from the piece keys alone (neither
+    /// castling rights nor the en-passant square change), else `None`.
+    fn quick_key_after(&self, m: Move) -> Option<u64> {
         let parent = self.top();
         let board = &parent.board;
         let us = board.turn();
-        if let Move::Normal {
+        let Move::Normal {
             role,
             from,
             capture,
             to,
             promotion,
         } = m
-        {
-            let rights = board.castles().castling_rights();
-            let double_push = role == Role::Pawn && from.abs_diff(to) == 16;
-            let touches_rights = rights.contains(from)
-                || rights.contains(to)
-                || (role == Role::King && board.castles().has_color(us));
-            if !double_push && !touches_rights {
-                let mut key = parent.key ^ side_key() ^ ep_key(parent.ep_file);
-                key ^= piece_key(from, role.of(us));
-                key ^= piece_key(to, promotion.unwrap_or(role).of(us));
-                if let Some(captured) = capture {
-                    key ^= piece_key(to, captured.of(!us));
-                }
-                return key;
-            }
+        else {
+            return None;
+        };
+        let rights = board.castles().castling_rights();
+        let double_push = role == Role::Pawn && from.abs_diff(to) == 16;
+        let touches_rights = rights.contains(from)
+            || rights.contains(to)
+            || (role == Role::King && board.castles().has_color(us));
+        if double_push || touches_rights {
+            return None;
         }
-        let mut child = board.clone();
-        child.play_unchecked(m);
-        self.child_key(m, &child)
+        let mut key = parent.key ^ side_key() ^ ep_key(parent.ep_file);
+        key ^= piece_key(from, role.of(us));
+        key ^= piece_key(to, promotion.unwrap_or(role).of(us));
+        if let Some(captured) = capture {
+            key ^= piece_key(to, captured.of(!us));
+        }
+        Some(key)
     }
 
     fn child_key(&self, m: Move, child: &Chess) -> u64 {
@@ -363,9 +372,29 @@ impl Position {
 
     /// Plays a legal move.
     pub fn make(&mut self, m: Move) {
+        self.make_announcing(m, |_| {});
+    }
+
+    /// [`Position::make`], handing the new key to `announce` as early as it
+    /// is known: for most moves before the board is copied and the move
+    /// played, so the search can start loading the key's table bucket
+    /// while that work runs.
+    pub fn make_announcing(&mut self, m: Move, mut announce: impl FnMut(u64)) {
+        let quick_key = self.quick_key_after(m);
+        if let Some(key) = quick_key {
+            announce(key);
+        }
         let mut board = self.board().clone();
         board.play_unchecked(m);
-        let key = self.child_key(m, &board);
+        let key = match quick_key {
+            Some(key) => key,
+            None => {
+                let key = self.child_key(m, &board);
+                announce(key);
+                key
+            }
+        };
+        debug_assert_eq!(key, self.child_key(m, &board));
         let parent = self.top();
         let irreversible = m.is_zeroing()
             || parent.board.castles().castling_rights() != board.castles().castling_rights();

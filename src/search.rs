@@ -685,8 +685,8 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         for i in self.pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            self.pos.make(m);
-            self.setup.tt.prefetch(self.pos.key());
+            let tt = self.setup.tt;
+            self.pos.make_announcing(m, |key| tt.prefetch(key));
             let score = if i == self.pv_index {
                 -self.negamax(depth - 1, -beta, -alpha, 1)
             } else {
@@ -991,8 +991,8 @@ impl<'a> Searcher<'a> {
                 }
             }
 
-            self.pos.make(m);
-            self.setup.tt.prefetch(self.pos.key());
+            let tt = self.setup.tt;
+            self.pos.make_announcing(m, |key| tt.prefetch(key));
             let gives_check = self.pos.in_check();
             let extension = if Some(m) == tt_move {
                 tt_move_extension
@@ -1127,8 +1127,8 @@ impl<'a> Searcher<'a> {
         let mut any_move = false;
         while let Some(m) = picker.next(&self.pos, &self.history) {
             any_move = true;
-            self.pos.make(m);
-            self.setup.tt.prefetch(self.pos.key());
+            let tt = self.setup.tt;
+            self.pos.make_announcing(m, |key| tt.prefetch(key));
             let score = -self.quiescence(-beta, -alpha, ply + 1);
             self.pos.unmake();
             if self.stopped {
