@@ -189,7 +189,7 @@ impl MovePicker {
         } else {
             board.legal_moves()
         };
-        for m in moves {
+        for &m in &moves {
             if Some(m) == self.hash_move {
                 continue;
             }
