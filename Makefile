@@ -1,7 +1,8 @@
 # Lasker: `make` builds ./lasker (or EXE=path), `make test` runs every test.
 EXE ?= lasker
 CARGO ?= cargo
-# Native CPU for the engine binary the user runs; tests build portable code.
+# Native CPU for the engine binary the user runs; plain cargo builds (tests)
+# target x86-64-v2, set in .cargo/config.toml.
 NATIVE := RUSTFLAGS="-C target-cpu=native"
 
 .PHONY: all build run test bench perft-full tt-report clippy fmt clean
