@@ -182,7 +182,7 @@ impl MovePicker {
     fn generate(&mut self, pos: &Position, history: &History) {
         let board = pos.board();
         let side = board.turn();
-        let in_check = board.is_check();
+        let in_check = pos.in_check();
         let skip_losing = self.skips_losing(pos);
         let moves = if self.captures_only && !in_check {
             tactical_moves(board)

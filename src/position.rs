@@ -73,6 +73,9 @@ struct State {
     reversible_plies: u32,
     /// The move that led here (`None` at the base and after a null move).
     last_move: Option<Move>,
+    /// Is the side to move in check? Asked several times a node, so found
+    /// once, when the position is pushed.
+    in_check: bool,
 }
 
 /// Counters indexed by the low bits of the key. See the module comment.
@@ -161,6 +164,7 @@ impl Position {
         Position {
             stack: vec![State {
                 reversible_plies: board.halfmoves(),
+                in_check: board.is_check(),
                 board,
                 key,
                 ep_file,
@@ -221,7 +225,8 @@ impl Position {
     }
 
     pub fn in_check(&self) -> bool {
-        self.board().is_check()
+        debug_assert_eq!(self.top().in_check, self.board().is_check());
+        self.top().in_check
     }
 
     pub fn halfmoves(&self) -> u32 {
@@ -406,6 +411,7 @@ impl Position {
         let ep_file = ep_file(&board);
         self.repetitions.add(key);
         self.stack.push(State {
+            in_check: board.is_check(),
             board,
             key,
             ep_file,
@@ -428,6 +434,9 @@ impl Position {
         let key = parent.key ^ side_key() ^ ep_key(parent.ep_file);
         self.repetitions.add(key);
         self.stack.push(State {
+            // We weren't in check, so neither is the other side now (it
+            // would have been our move with their king in check).
+            in_check: false,
             board,
             key,
             ep_file: None,
