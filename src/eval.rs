@@ -433,6 +433,20 @@ const fn build_passed_spans() -> [[u64; 64]; 2] {
 
 static PASSED_SPANS: [[u64; 64]; 2] = build_passed_spans();
 
+/// The files (bit f for file f) holding at least one of `squares`.
+fn files_holding(squares: u64) -> u32 {
+    let mut x = squares;
+    x |= x >> 32;
+    x |= x >> 16;
+    x |= x >> 8;
+    (x & 0xff) as u32
+}
+
+/// Every square of the files in `files` (bit f for file f).
+fn squares_of_files(files: u32) -> u64 {
+    u64::from(files) * FILE_A
+}
+
 fn pawn_attacks_of(color: Color, pawns: u64) -> u64 {
     match color {
         Color::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
@@ -531,59 +545,58 @@ fn side_terms(board: &Board, color: Color, p: &EvalParams) -> SideTerms {
         t.king_safety.mg += attack_units * weight / 100;
     }
 
-    // Pawn structure.
+    // Pawn structure. Isolated, connected and doubled pawns are found for
+    // all pawns at once with bitboard shifts; passed pawns one by one.
+    let pawn_files = files_holding(own_pawns);
+    let isolated_files = pawn_files & !((pawn_files << 1) | (pawn_files >> 1));
+    let isolated = own_pawns & squares_of_files(isolated_files);
+    t.pawns += p.isolated_pawn * isolated.count_ones() as i32;
+    let beside = ((own_pawns & !FILE_H) << 1) | ((own_pawns & !FILE_A) >> 1);
+    for sq in Bitboard(own_pawns & (own_pawn_attacks | beside)) {
+        t.pawns += p.connected_pawn[relative_rank(color, sq)];
+    }
+    // Each file's pawns beyond its first.
+    t.pawns += p.doubled_pawn * (own_pawns.count_ones() - pawn_files.count_ones()) as i32;
     for sq in board.by_piece(Role::Pawn.of(color)) {
-        let file = sq.file() as usize;
+        let span = PASSED_SPANS[ci][sq.to_usize()];
+        if span & enemy_pawns != 0 || span & file_mask(sq.file() as usize) & own_pawns != 0 {
+            continue;
+        }
         let relative_rank = relative_rank(color, sq);
-        if own_pawns & adjacent_files_mask(file) == 0 {
-            t.pawns += p.isolated_pawn;
-        }
-        let bit = Bitboard::from_square(sq).0;
-        let beside = own_pawns & adjacent_files_mask(file) & Bitboard::from_rank(sq.rank()).0;
-        if bit & own_pawn_attacks != 0 || beside != 0 {
-            t.pawns += p.connected_pawn[relative_rank];
-        }
-        if PASSED_SPANS[ci][sq.to_usize()] & enemy_pawns == 0
-            && PASSED_SPANS[ci][sq.to_usize()] & file_mask(file) & own_pawns == 0
-        {
-            t.pawns += p.passed_pawn[relative_rank];
-            if relative_rank >= 3 {
-                let step: i32 = if color == Color::White { 8 } else { -8 };
-                let ahead = Square::new((sq.to_usize() as i32 + step) as u32);
-                let weight = relative_rank as i32 - 2;
-                if let Some(k) = enemy_king {
-                    t.pawns.eg += p.passer_enemy_king_distance * distance(k, ahead) * weight;
-                }
-                if let Some(k) = own_king {
-                    t.pawns.eg -= p.passer_own_king_distance * distance(k, ahead) * weight;
-                }
+        t.pawns += p.passed_pawn[relative_rank];
+        if relative_rank >= 3 {
+            let step: i32 = if color == Color::White { 8 } else { -8 };
+            let ahead = Square::new((sq.to_usize() as i32 + step) as u32);
+            let weight = relative_rank as i32 - 2;
+            if let Some(k) = enemy_king {
+                t.pawns.eg += p.passer_enemy_king_distance * distance(k, ahead) * weight;
+            }
+            if let Some(k) = own_king {
+                t.pawns.eg -= p.passer_own_king_distance * distance(k, ahead) * weight;
             }
         }
     }
-    for file in 0..8 {
-        let n = (own_pawns & file_mask(file)).count_ones() as i32;
-        if n > 1 {
-            t.pawns += p.doubled_pawn * (n - 1);
-        }
-    }
 
-    // King shelter: own pawns in front of the king on its file and the
-    // files beside it (middlegame only).
+    // King shelter: the nearest own pawn in front of the king on its file
+    // and the files beside it, at most 3 ranks counted (middlegame only).
     if let Some(k) = own_king {
-        let kf = k.file() as i32;
-        let kr = k.rank() as i32;
-        for f in (kf - 1).max(0)..=(kf + 1).min(7) {
-            let on_file = own_pawns & file_mask(f as usize);
-            let nearest = Bitboard(on_file)
-                .into_iter()
-                .map(|p| match color {
-                    Color::White => p.rank() as i32 - kr,
-                    Color::Black => kr - p.rank() as i32,
-                })
-                .filter(|&d| d > 0)
-                .min()
-                .unwrap_or(3)
-                .min(3);
+        let kf = k.file() as usize;
+        let kr = k.rank() as u32;
+        let in_front = match color {
+            Color::White => u64::MAX.checked_shl(8 * (kr + 1)).unwrap_or(0),
+            Color::Black => (1u64 << (8 * kr)) - 1,
+        };
+        for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
+            let shield = own_pawns & file_mask(f) & in_front;
+            let nearest = if shield == 0 {
+                3
+            } else {
+                let rank = match color {
+                    Color::White => shield.trailing_zeros() / 8,
+                    Color::Black => (63 - shield.leading_zeros()) / 8,
+                };
+                rank.abs_diff(kr).min(3)
+            };
             t.king_safety.mg -= p.shelter_penalty[nearest as usize];
         }
     }
