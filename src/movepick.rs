@@ -150,13 +150,13 @@ impl MovePicker {
         // Selection: most nodes cut off after a move or two, so sorting
         // the whole list would mostly be wasted.
         let rest = &mut self.moves[self.next..];
-        let mut best: Option<(usize, i32)> = None;
-        for (i, &(_, score)) in rest.iter().enumerate() {
-            if best.is_none_or(|(_, b)| score > b) {
-                best = Some((i, score));
+        let (_, first_score) = *rest.first()?;
+        let (mut i, mut best) = (0, first_score);
+        for (j, &(_, score)) in rest.iter().enumerate().skip(1) {
+            if score > best {
+                (i, best) = (j, score);
             }
         }
-        let (i, _) = best?;
         rest.swap(0, i);
         self.next += 1;
         Some(rest[0].0)
