@@ -154,6 +154,7 @@ const LMP_MAX_DEPTH: i32 = 7;
 /// Losing captures are pruned at low depth if SEE is below -margin*depth.
 const SEE_PRUNE_MARGIN: i32 = 90;
 const SEE_PRUNE_MAX_DEPTH: i32 = 6;
+const SEE_QUIET_MARGIN: i32 = 60;
 /// Internal iterative reduction: a node without a hash move is searched
 /// one ply shallower from this depth on.
 const IIR_MIN_DEPTH: i32 = 4;
@@ -981,11 +982,18 @@ impl<'a> Searcher<'a> {
                     picker.skip_quiets(&self.pos);
                     continue;
                 }
+                // SEE pruning: a capture that loses more than a margin
+                // growing with depth, or a quiet move that puts a piece en
+                // prise for more than a smaller one.
+                let see_margin = if quiet {
+                    SEE_QUIET_MARGIN * depth
+                } else {
+                    SEE_PRUNE_MARGIN * depth
+                };
                 if techniques.see_pruning
                     && !pv_node
-                    && !quiet
                     && depth <= SEE_PRUNE_MAX_DEPTH
-                    && !see_ge(self.pos.board(), m, -SEE_PRUNE_MARGIN * depth)
+                    && !see_ge(self.pos.board(), m, -see_margin)
                 {
                     continue;
                 }
