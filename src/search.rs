@@ -151,10 +151,12 @@ const FUTILITY_PER_PLY: i32 = 90;
 const FUTILITY_MAX_DEPTH: i32 = 7;
 /// Late move pruning: at depth d, quiets after 3 + d*d moves are skipped.
 const LMP_MAX_DEPTH: i32 = 7;
-/// Losing captures are pruned at low depth if SEE is below -margin*depth.
+/// SEE pruning at low depth: a capture is skipped if its exchange loses
+/// more than SEE_PRUNE_MARGIN per ply of depth, a quiet move if it puts more
+/// than SEE_QUIET_MARGIN per ply en prise.
 const SEE_PRUNE_MARGIN: i32 = 90;
-const SEE_PRUNE_MAX_DEPTH: i32 = 6;
 const SEE_QUIET_MARGIN: i32 = 60;
+const SEE_PRUNE_MAX_DEPTH: i32 = 6;
 /// Internal iterative reduction: a node without a hash move is searched
 /// one ply shallower from this depth on.
 const IIR_MIN_DEPTH: i32 = 4;
@@ -309,6 +311,7 @@ pub struct Searcher<'a> {
     pv_len: [usize; MAX_PLY + 1],
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     history: History,
+    /// Static evaluations of positions this thread has seen.
     eval_cache: EvalCache,
     /// The quiet reply that refuted a move, by the moved piece and target.
     counter_moves: Box<[[Option<Move>; 64]; 12]>,

@@ -272,8 +272,8 @@ impl TranspositionTable {
         Some(&self.buckets[index])
     }
 
-    /// Asks the CPU to start loading the bucket of `key` (called right after
-    /// a move is made, so the line is in cache when the child probes).
+    /// Asks the CPU to start loading the bucket of `key` (called as a move
+    /// is made, so the line is in cache when the child probes).
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
