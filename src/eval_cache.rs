@@ -36,9 +36,11 @@ impl EvalCache {
             return i32::from(*slot as u16 as i16);
         }
         let score = evaluate(pos);
-        // Scores stay far inside i16: material is under 12,000 centipawns.
-        debug_assert!(i16::try_from(score).is_ok());
-        *slot = (key & !SCORE_MASK) | u64::from(score as i16 as u16);
+        // Scores stay far inside i16 (all the material of a side is under
+        // 20,000 centipawns); one that didn't would just not be cached.
+        if let Ok(small) = i16::try_from(score) {
+            *slot = (key & !SCORE_MASK) | u64::from(small as u16);
+        }
         score
     }
 }
