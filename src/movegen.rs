@@ -12,7 +12,9 @@
 //! breaks ties between equal scores by that order, so the search is the same
 //! node for node; a test checks the two lists are equal.
 
-use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position as _, Role, Square, attacks};
+use shakmaty::{
+    Bitboard, Chess, Color, File, Move, MoveList, Position as _, Role, Square, attacks,
+};
 
 /// Captures and promotions of the side to move, which must not be in check
 /// (evasions come from `legal_moves()`).
@@ -34,13 +36,9 @@ pub fn tactical_moves(pos: &Chess) -> MoveList {
         Color::White => (7, 9, 8),
         Color::Black => (-9, -7, -8),
     };
-    for shift in [west, east] {
-        let edge = if shift == west {
-            Bitboard::from_file(shakmaty::File::A)
-        } else {
-            Bitboard::from_file(shakmaty::File::H)
-        };
-        let targets = shift_by(pawns & !edge, shift) & them;
+    // A pawn on the edge file has no capture toward that edge.
+    for (shift, edge) in [(west, File::A), (east, File::H)] {
+        let targets = shift_by(pawns & !Bitboard::from_file(edge), shift) & them;
         for to in targets & !Bitboard::BACKRANKS {
             let from = offset(to, -shift);
             moves.push(normal(Role::Pawn, from, board.role_at(to), to, None));

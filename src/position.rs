@@ -28,6 +28,24 @@ fn piece_key(square: Square, piece: Piece) -> u64 {
     Zobrist64::zobrist_for_piece(square, piece).0
 }
 
+/// The piece keys a normal move (`us` moving `role` from `from` to `to`)
+/// toggles: the piece leaves, it (or its promotion) arrives, and the
+/// captured piece goes.
+fn normal_move_piece_keys(
+    us: Color,
+    role: Role,
+    from: Square,
+    capture: Option<Role>,
+    to: Square,
+    promotion: Option<Role>,
+) -> u64 {
+    let mut keys = piece_key(from, role.of(us)) ^ piece_key(to, promotion.unwrap_or(role).of(us));
+    if let Some(captured) = capture {
+        keys ^= piece_key(to, captured.of(!us));
+    }
+    keys
+}
+
 fn side_key() -> u64 {
     Zobrist64::zobrist_for_white_turn().0
 }
@@ -326,13 +344,8 @@ impl Position {
         if double_push || touches_rights {
             return None;
         }
-        let mut key = parent.key ^ side_key() ^ ep_key(parent.ep_file);
-        key ^= piece_key(from, role.of(us));
-        key ^= piece_key(to, promotion.unwrap_or(role).of(us));
-        if let Some(captured) = capture {
-            key ^= piece_key(to, captured.of(!us));
-        }
-        Some(key)
+        let pieces = normal_move_piece_keys(us, role, from, capture, to, promotion);
+        Some(parent.key ^ side_key() ^ ep_key(parent.ep_file) ^ pieces)
     }
 
     fn child_key(&self, m: Move, child: &Chess) -> u64 {
@@ -346,13 +359,7 @@ impl Position {
                 capture,
                 to,
                 promotion,
-            } => {
-                key ^= piece_key(from, role.of(us));
-                key ^= piece_key(to, promotion.unwrap_or(role).of(us));
-                if let Some(captured) = capture {
-                    key ^= piece_key(to, captured.of(!us));
-                }
-            }
+            } => key ^= normal_move_piece_keys(us, role, from, capture, to, promotion),
             Move::EnPassant { from, to } => {
                 let victim = Square::from_coords(to.file(), from.rank());
                 key ^= piece_key(from, Role::Pawn.of(us));

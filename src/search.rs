@@ -689,8 +689,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         for i in self.pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            let tt = self.setup.tt;
-            self.pos.make_announcing(m, |key| tt.prefetch(key));
+            self.make_move(m);
             let score = if i == self.pv_index {
                 -self.negamax(depth - 1, -beta, -alpha, 1)
             } else {
@@ -1002,8 +1001,7 @@ impl<'a> Searcher<'a> {
                 }
             }
 
-            let tt = self.setup.tt;
-            self.pos.make_announcing(m, |key| tt.prefetch(key));
+            self.make_move(m);
             let gives_check = self.pos.in_check();
             let extension = if Some(m) == tt_move {
                 tt_move_extension
@@ -1103,6 +1101,13 @@ impl<'a> Searcher<'a> {
         (verified >= beta).then_some(score)
     }
 
+    /// Plays `m`, starting the load of the child's table bucket as soon as
+    /// its key is known.
+    fn make_move(&mut self, m: Move) {
+        let tt = self.setup.tt;
+        self.pos.make_announcing(m, |key| tt.prefetch(key));
+    }
+
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = 0;
         self.count_node();
@@ -1138,8 +1143,7 @@ impl<'a> Searcher<'a> {
         let mut any_move = false;
         while let Some(m) = picker.next(&self.pos, &self.history) {
             any_move = true;
-            let tt = self.setup.tt;
-            self.pos.make_announcing(m, |key| tt.prefetch(key));
+            self.make_move(m);
             let score = -self.quiescence(-beta, -alpha, ply + 1);
             self.pos.unmake();
             if self.stopped {
