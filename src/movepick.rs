@@ -27,7 +27,8 @@ const UNDERPROMOTION: i32 = -1_000_000;
 /// History scores stay within +-HISTORY_MAX (gravity keeps them there).
 pub const HISTORY_MAX: i32 = 16_384;
 
-/// MVV-LVA: victims dominate, the attacker breaks ties.
+/// MVV-LVA: victims dominate, the attacker breaks ties (the tuner's
+/// quiescence orders its captures so).
 pub fn mvv_lva(m: Move) -> i32 {
     let victim = m.capture().map_or(0, piece_value);
     let attacker = piece_value(m.role());
@@ -39,18 +40,35 @@ pub fn is_quiet(m: Move) -> bool {
     !m.is_capture() && m.promotion().is_none()
 }
 
-/// Butterfly history: how often a quiet move (by side, from, to) caused a
-/// cutoff, with more weight for deeper ones.
+/// Move histories: how often a move caused a cutoff, with more weight for
+/// deeper ones. Quiet moves by side, from and to (butterfly history);
+/// captures by moving piece, target and captured piece, which orders
+/// captures of the same victim (and sometimes of near ones) by experience.
 pub struct History {
     table: Box<[[[i32; 64]; 64]; 2]>,
+    captures: Box<[[[i32; 6]; 64]; 12]>,
 }
 
 impl Default for History {
     fn default() -> Self {
         History {
             table: Box::new([[[0; 64]; 64]; 2]),
+            captures: Box::new([[[0; 6]; 64]; 12]),
         }
     }
+}
+
+/// Gravity: the entry moves toward +-HISTORY_MAX by `bonus`, more slowly the
+/// closer it already is, so old lessons fade.
+fn apply_bonus(entry: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+}
+
+fn capture_slot(side: Color, m: Move) -> (usize, usize, usize) {
+    let piece = side as usize * 6 + (m.role() as usize - 1);
+    let victim = m.capture().map_or(0, |r| r as usize - 1);
+    (piece, m.to().to_usize(), victim)
 }
 
 fn squares(m: Move) -> (usize, usize) {
@@ -66,13 +84,20 @@ impl History {
         self.table[side as usize][from][to]
     }
 
-    /// Gravity: the entry moves toward +-HISTORY_MAX by `bonus`, more slowly
-    /// the closer it already is, so old lessons fade.
     pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
         let (from, to) = squares(m);
-        let entry = &mut self.table[side as usize][from][to];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+        apply_bonus(&mut self.table[side as usize][from][to], bonus);
+    }
+
+    /// The capture history of `m`, a capture by `side`.
+    pub fn capture(&self, side: Color, m: Move) -> i32 {
+        let (piece, to, victim) = capture_slot(side, m);
+        self.captures[piece][to][victim]
+    }
+
+    pub fn update_capture(&mut self, side: Color, m: Move, bonus: i32) {
+        let (piece, to, victim) = capture_slot(side, m);
+        apply_bonus(&mut self.captures[piece][to][victim], bonus);
     }
 }
 
@@ -194,12 +219,13 @@ impl MovePicker {
                 continue;
             }
             let score = if m.is_capture() {
+                let value = capture_order(m, history.capture(side, m));
                 if see_ge(board, m, 0) {
-                    GOOD_CAPTURE + mvv_lva(m)
+                    GOOD_CAPTURE + value
                 } else if skip_losing {
                     continue;
                 } else {
-                    BAD_CAPTURE + mvv_lva(m)
+                    BAD_CAPTURE + value
                 }
             } else if let Some(p) = m.promotion() {
                 if p == Role::Queen {
@@ -224,6 +250,15 @@ impl MovePicker {
             self.moves.push((m, score));
         }
     }
+}
+
+/// Captures are ordered by the victim (MVV), then by their capture history,
+/// which can outweigh a pawn's difference in victims, not more; the
+/// cheaper attacker (LVA) breaks ties.
+fn capture_order(m: Move, capture_history: i32) -> i32 {
+    let victim = m.capture().map_or(0, piece_value);
+    let attacker = piece_value(m.role());
+    victim * 8 + capture_history / 16 - attacker / 32
 }
 
 /// Quiet moves (killers, counter-move, history) score in this band; captures

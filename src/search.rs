@@ -327,6 +327,11 @@ pub struct Searcher<'a> {
     pub stats: SearchStats,
 }
 
+/// A cutoff's weight in the histories: deeper ones teach more.
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth).min(1200) * 8
+}
+
 /// `score mate N` in moves (negative when being mated), else `score cp X`.
 pub fn format_score(score: i32) -> String {
     if score >= MATE_BOUND {
@@ -766,10 +771,10 @@ impl<'a> Searcher<'a> {
         let techniques = self.setup.techniques;
         if techniques.history {
             let side = self.pos.turn();
-            let bonus = (depth * depth).min(1200);
-            self.history.update(side, m, bonus * 8);
+            let bonus = history_bonus(depth);
+            self.history.update(side, m, bonus);
             for &q in tried {
-                self.history.update(side, q, -bonus * 8);
+                self.history.update(side, q, -bonus);
             }
         }
         if techniques.killers && self.killers[ply][0] != Some(m) {
@@ -780,6 +785,22 @@ impl<'a> Searcher<'a> {
             && let Some((piece, to)) = self.counter_slot()
         {
             self.counter_moves[piece][to] = Some(m);
+        }
+    }
+
+    /// A move caused a cutoff: the captures tried before it failed, and if
+    /// it is a capture itself, it gets the credit.
+    fn reward_capture(&mut self, m: Move, depth: i32, tried: &[Move]) {
+        if !self.setup.techniques.history {
+            return;
+        }
+        let side = self.pos.turn();
+        let bonus = history_bonus(depth);
+        if m.is_capture() {
+            self.history.update_capture(side, m, bonus);
+        }
+        for &c in tried {
+            self.history.update_capture(side, c, -bonus);
         }
     }
 
@@ -963,6 +984,7 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let mut moves_searched = 0usize;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         self.killers[ply + 1] = [None; 2];
 
         while let Some(m) = picker.next(&self.pos, &self.history) {
@@ -1054,12 +1076,17 @@ impl<'a> Searcher<'a> {
                         if quiet {
                             self.reward_quiet(ply, m, depth, &quiets_tried);
                         }
+                        self.reward_capture(m, depth, &captures_tried);
                         break;
                     }
                 }
             }
-            if quiet && Some(m) != best_move {
-                let _ = quiets_tried.try_push(m);
+            if Some(m) != best_move {
+                if quiet {
+                    let _ = quiets_tried.try_push(m);
+                } else if m.is_capture() {
+                    let _ = captures_tried.try_push(m);
+                }
             }
         }
 
