@@ -6,8 +6,8 @@
 //! infinite` and `go ponder` it holds `bestmove` back until `stop` or
 //! `ponderhit`, as the protocol requires.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -15,7 +15,7 @@ use crossbeam_channel::Sender;
 use log::debug;
 
 use crate::position::Position;
-use crate::search::{Control, SearchResult, SearchSetup, Searcher, Techniques};
+use crate::search::{Control, SearchMemory, SearchResult, SearchSetup, Searcher, Techniques};
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::TranspositionTable;
 
@@ -48,6 +48,10 @@ struct Flags {
     finished: AtomicBool,
     /// The running search is `infinite` or `ponder`: only the user ends it.
     holds_bestmove: AtomicBool,
+    /// Each search thread's memory (histories, counter-moves, evaluation
+    /// cache), kept from one move of a game to the next. Only a running
+    /// search holds the lock (and `ucinewgame`, between searches).
+    memories: Mutex<Vec<SearchMemory>>,
 }
 
 pub struct Engine {
@@ -103,6 +107,16 @@ impl Engine {
             })
             .expect("spawning the search thread");
         self.handle = Some(handle);
+    }
+
+    /// A new game: what the search threads learned is forgotten.
+    pub fn forget(&mut self) {
+        self.wait();
+        self.flags
+            .memories
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
     }
 
     /// `stop`: end the search now; `bestmove` follows from the search thread.
@@ -193,22 +207,42 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         verbose: true,
         techniques,
     };
+    let mut memories = flags
+        .memories
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    // Each thread takes its memory along and hands it back when done.
+    let mut taken = std::mem::take(&mut *memories);
+    taken.resize_with(threads.max(1), SearchMemory::default);
+    let mut taken = taken.into_iter();
+    let main_memory = taken.next().unwrap_or_default();
+    let helper_memories: Vec<SearchMemory> = taken.collect();
     let result = thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads.max(1))
-            .map(|id| {
+        let helpers: Vec<_> = helper_memories
+            .into_iter()
+            .enumerate()
+            .map(|(i, memory)| {
+                let id = i + 1;
                 let pos = position.clone();
                 let setup = &setup;
                 thread::Builder::new()
                     .name(format!("search-{id}"))
                     .stack_size(SEARCH_STACK_BYTES)
-                    .spawn_scoped(scope, move || Searcher::new(pos, setup, id).iterate())
+                    .spawn_scoped(scope, move || {
+                        let mut searcher = Searcher::with_memory(pos, setup, id, memory);
+                        searcher.iterate();
+                        searcher.into_memory()
+                    })
                     .expect("spawning a helper thread")
             })
             .collect();
-        let result = Searcher::new(position.clone(), &setup, 0).iterate();
+        let mut searcher = Searcher::with_memory(position.clone(), &setup, 0, main_memory);
+        let result = searcher.iterate();
+        memories.push(searcher.into_memory());
         flags.control.stop.store(true, Ordering::SeqCst);
         for h in helpers {
-            let _ = h.join();
+            // A helper that panicked lost its memory; it starts afresh.
+            memories.push(h.join().unwrap_or_default());
         }
         debug!(
             "search done: depth {} nodes {} {:?}",
@@ -225,4 +259,40 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         thread::sleep(Duration::from_millis(1));
     }
     Outcome { position, result }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Techniques;
+
+    fn memories_kept(engine: &Engine) -> usize {
+        engine.flags.memories.lock().unwrap().len()
+    }
+
+    #[test]
+    fn search_threads_keep_their_memory_until_a_new_game() {
+        let mut engine = Engine::new();
+        let (done, finished) = crossbeam_channel::unbounded();
+        let request = |threads| SearchRequest {
+            position: Position::default(),
+            tt: Arc::new(TranspositionTable::new(1).unwrap()),
+            limits: Limits::depth(4),
+            threads,
+            multipv: 1,
+            move_overhead_ms: 0,
+            techniques: Techniques::ALL,
+        };
+        assert_eq!(memories_kept(&engine), 0);
+        engine.go(request(2), done.clone());
+        finished.recv().unwrap();
+        engine.wait();
+        assert_eq!(memories_kept(&engine), 2, "one per thread");
+        engine.go(request(1), done);
+        finished.recv().unwrap();
+        engine.wait();
+        assert_eq!(memories_kept(&engine), 1, "fewer threads, fewer memories");
+        engine.forget();
+        assert_eq!(memories_kept(&engine), 0);
+    }
 }

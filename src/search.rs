@@ -296,6 +296,28 @@ impl ReductionTable {
     }
 }
 
+/// What a search thread learns that stays true for the next move of the same
+/// game: the move histories, the counter-moves and the evaluation cache. The
+/// engine keeps one per thread from move to move (a new search would otherwise
+/// relearn its move ordering from nothing), and forgets them on `ucinewgame`.
+pub struct SearchMemory {
+    history: History,
+    /// The quiet reply that refuted a move, by the moved piece and target.
+    counter_moves: Box<[[Option<Move>; 64]; 12]>,
+    /// Static evaluations of positions this thread has seen.
+    eval_cache: EvalCache,
+}
+
+impl Default for SearchMemory {
+    fn default() -> Self {
+        SearchMemory {
+            history: History::default(),
+            counter_moves: Box::new([[None; 64]; 12]),
+            eval_cache: EvalCache::default(),
+        }
+    }
+}
+
 pub struct Searcher<'a> {
     pub pos: Position,
     setup: &'a SearchSetup<'a>,
@@ -310,11 +332,7 @@ pub struct Searcher<'a> {
     pv_table: Vec<[Option<Move>; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    history: History,
-    /// Static evaluations of positions this thread has seen.
-    eval_cache: EvalCache,
-    /// The quiet reply that refuted a move, by the moved piece and target.
-    counter_moves: Box<[[Option<Move>; 64]; 12]>,
+    memory: SearchMemory,
     reductions: ReductionTable,
     /// Null moves are off for the rest of a verification search.
     null_move_disabled: bool,
@@ -350,7 +368,19 @@ fn piece_index(piece: Piece) -> usize {
 }
 
 impl<'a> Searcher<'a> {
+    /// A searcher that has learned nothing yet.
     pub fn new(pos: Position, setup: &'a SearchSetup<'a>, thread_id: usize) -> Self {
+        Self::with_memory(pos, setup, thread_id, SearchMemory::default())
+    }
+
+    /// A searcher that starts from what an earlier search of this thread
+    /// learned (see [`SearchMemory`]).
+    pub fn with_memory(
+        pos: Position,
+        setup: &'a SearchSetup<'a>,
+        thread_id: usize,
+        memory: SearchMemory,
+    ) -> Self {
         Searcher {
             pos,
             setup,
@@ -364,9 +394,7 @@ impl<'a> Searcher<'a> {
             pv_table: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             killers: [[None; 2]; MAX_PLY + 1],
-            history: History::default(),
-            eval_cache: EvalCache::default(),
-            counter_moves: Box::new([[None; 64]; 12]),
+            memory,
             reductions: ReductionTable::new(),
             null_move_disabled: false,
             excluded: [None; MAX_PLY + 1],
@@ -375,6 +403,11 @@ impl<'a> Searcher<'a> {
             stopped: false,
             stats: SearchStats::default(),
         }
+    }
+
+    /// What this search learned, for the next one.
+    pub fn into_memory(self) -> SearchMemory {
+        self.memory
     }
 
     /// Experiments only: try enhanced transposition cutoffs elsewhere.
@@ -772,9 +805,9 @@ impl<'a> Searcher<'a> {
         if techniques.history {
             let side = self.pos.turn();
             let bonus = history_bonus(depth);
-            self.history.update(side, m, bonus);
+            self.memory.history.update(side, m, bonus);
             for &q in tried {
-                self.history.update(side, q, -bonus);
+                self.memory.history.update(side, q, -bonus);
             }
         }
         if techniques.killers && self.killers[ply][0] != Some(m) {
@@ -784,7 +817,7 @@ impl<'a> Searcher<'a> {
         if techniques.counter_moves
             && let Some((piece, to)) = self.counter_slot()
         {
-            self.counter_moves[piece][to] = Some(m);
+            self.memory.counter_moves[piece][to] = Some(m);
         }
     }
 
@@ -797,10 +830,10 @@ impl<'a> Searcher<'a> {
         let side = self.pos.turn();
         let bonus = history_bonus(depth);
         if m.is_capture() {
-            self.history.update_capture(side, m, bonus);
+            self.memory.history.update_capture(side, m, bonus);
         }
         for &c in tried {
-            self.history.update_capture(side, c, -bonus);
+            self.memory.history.update_capture(side, c, -bonus);
         }
     }
 
@@ -879,7 +912,7 @@ impl<'a> Searcher<'a> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            self.eval_cache.evaluate(&self.pos)
+            self.memory.eval_cache.evaluate(&self.pos)
         };
         // The table's score, where its bound allows, is a better estimate.
         let eval = match tt_entry {
@@ -976,7 +1009,7 @@ impl<'a> Searcher<'a> {
             killers: self.killers[ply],
             counter: self
                 .counter_slot()
-                .and_then(|(piece, to)| self.counter_moves[piece][to]),
+                .and_then(|(piece, to)| self.memory.counter_moves[piece][to]),
         };
         let mut picker = MovePicker::new(tt_move, hints);
         let original_alpha = alpha;
@@ -987,7 +1020,7 @@ impl<'a> Searcher<'a> {
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         self.killers[ply + 1] = [None; 2];
 
-        while let Some(m) = picker.next(&self.pos, &self.history) {
+        while let Some(m) = picker.next(&self.pos, &self.memory.history) {
             if Some(m) == excluded {
                 continue;
             }
@@ -1049,7 +1082,7 @@ impl<'a> Searcher<'a> {
                     if hints.killers.contains(&Some(m)) || hints.counter == Some(m) {
                         r -= 1;
                     }
-                    r -= self.history.get(!self.pos.turn(), m) / 6000;
+                    r -= self.memory.history.get(!self.pos.turn(), m) / 6000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1);
@@ -1157,7 +1190,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         let mut best_move = None;
         if !in_check {
-            let stand_pat = self.eval_cache.evaluate(&self.pos);
+            let stand_pat = self.memory.eval_cache.evaluate(&self.pos);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -1168,7 +1201,7 @@ impl<'a> Searcher<'a> {
         // the picker leaves them out. Evasions are all searched.
         let mut picker = MovePicker::captures(tt_move, self.setup.techniques.quiescence_see);
         let mut any_move = false;
-        while let Some(m) = picker.next(&self.pos, &self.history) {
+        while let Some(m) = picker.next(&self.pos, &self.memory.history) {
             any_move = true;
             self.make_move(m);
             let score = -self.quiescence(-beta, -alpha, ply + 1);

@@ -341,6 +341,7 @@ impl Uci {
         if self.idle_or_error("ucinewgame") {
             self.position = Position::default();
             self.tt.clear();
+            self.engine.forget();
         }
     }
 
@@ -634,7 +635,10 @@ impl Uci {
             OptionKind::Button => {
                 debug!("{}: pressed", spec.name);
                 match spec.name {
-                    "Clear Hash" => self.tt.clear(),
+                    "Clear Hash" => {
+                        self.tt.clear();
+                        self.engine.forget();
+                    }
                     _ => unreachable!("every button is handled"),
                 }
                 Ok(())
