@@ -264,7 +264,6 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Techniques;
 
     fn memories_kept(engine: &Engine) -> usize {
         engine.flags.memories.lock().unwrap().len()
