@@ -212,11 +212,9 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         .lock()
         .unwrap_or_else(PoisonError::into_inner);
     // Each thread takes its memory along and hands it back when done.
-    let mut taken = std::mem::take(&mut *memories);
-    taken.resize_with(threads.max(1), SearchMemory::default);
-    let mut taken = taken.into_iter();
-    let main_memory = taken.next().unwrap_or_default();
-    let helper_memories: Vec<SearchMemory> = taken.collect();
+    let mut helper_memories = std::mem::take(&mut *memories);
+    helper_memories.resize_with(threads.max(1), SearchMemory::default);
+    let main_memory = helper_memories.remove(0);
     let result = thread::scope(|scope| {
         let helpers: Vec<_> = helper_memories
             .into_iter()

@@ -219,14 +219,12 @@ impl MovePicker {
                 continue;
             }
             let score = if m.is_capture() {
-                let value = capture_order(m, history.capture(side, m));
-                if see_ge(board, m, 0) {
-                    GOOD_CAPTURE + value
-                } else if skip_losing {
+                let good = see_ge(board, m, 0);
+                if !good && skip_losing {
                     continue;
-                } else {
-                    BAD_CAPTURE + value
                 }
+                let band = if good { GOOD_CAPTURE } else { BAD_CAPTURE };
+                band + capture_order(m, history.capture(side, m))
             } else if let Some(p) = m.promotion() {
                 if p == Role::Queen {
                     GOOD_CAPTURE + piece_value(p)

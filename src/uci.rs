@@ -340,9 +340,15 @@ impl Uci {
     fn cmd_ucinewgame(&mut self) {
         if self.idle_or_error("ucinewgame") {
             self.position = Position::default();
-            self.tt.clear();
-            self.engine.forget();
+            self.forget_learned();
         }
+    }
+
+    /// `ucinewgame` and `Clear Hash`: the table and what the search threads
+    /// learned belong to the old game.
+    fn forget_learned(&mut self) {
+        self.tt.clear();
+        self.engine.forget();
     }
 
     fn cmd_position(&mut self, args: &[&str]) {
@@ -635,10 +641,7 @@ impl Uci {
             OptionKind::Button => {
                 debug!("{}: pressed", spec.name);
                 match spec.name {
-                    "Clear Hash" => {
-                        self.tt.clear();
-                        self.engine.forget();
-                    }
+                    "Clear Hash" => self.forget_learned(),
                     _ => unreachable!("every button is handled"),
                 }
                 Ok(())
