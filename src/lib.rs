@@ -7,6 +7,7 @@
 //! `perft` and `bench` stand beside the search.
 
 pub mod bench;
+pub mod datagen;
 pub mod engine;
 pub mod epd;
 pub mod eval;
@@ -18,5 +19,6 @@ pub mod position;
 pub mod search;
 pub mod see;
 pub mod timeman;
+pub mod trainingdata;
 pub mod tt;
 pub mod uci;

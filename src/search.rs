@@ -627,7 +627,9 @@ impl<'a> Searcher<'a> {
                 return self.finish_early();
             }
         }
-        if setup.limits.depth.is_some_and(|d| depth >= d) {
+        if setup.limits.depth.is_some_and(|d| depth >= d)
+            || setup.limits.soft_nodes.is_some_and(|n| self.nodes >= n)
+        {
             return self.finish_early();
         }
         // The next iteration costs a few times this one: don't start one

@@ -15,6 +15,9 @@ use shakmaty::Color;
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// No new iteration starts once this many nodes are searched (data
+    /// generation: a node budget that still ends on a whole iteration).
+    pub soft_nodes: Option<u64>,
     pub movetime: Option<u64>,
     pub wtime: Option<i64>,
     pub btime: Option<i64>,

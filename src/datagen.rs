@@ -1,0 +1,541 @@
+//! `lasker datagen`: self-play games that become training data for the
+//! evaluation network.
+//!
+//! Each thread plays its own games, one search at a time: from the start
+//! position, a few random legal plies (an opening the search finds beyond
+//! ±1000 cp is dropped), then a search with a soft node limit per move. Every
+//! quiet position is kept with its search score; when the game ends, by the
+//! rules or by adjudication, the result is added and the game's records are
+//! appended to the output file (`trainingdata` describes the format).
+//!
+//! Runs are reproducible per thread: thread `i` of seed `S` plays the same
+//! games whatever the other threads do.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Color, Move, Position as _};
+
+use crate::position::Position;
+use crate::search::{Control, MATE_BOUND, SearchMemory, SearchSetup, Searcher};
+use crate::timeman::Limits;
+use crate::trainingdata::{self, GameResult};
+use crate::tt::TranspositionTable;
+
+/// What to generate; `lasker datagen --help` lists the flags.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub out: PathBuf,
+    pub threads: usize,
+    pub seed: u64,
+    /// Soft node limit of each move's search: no iteration starts after it.
+    pub nodes: u64,
+    /// Stop once this many positions (or games) are written; neither: run
+    /// until killed.
+    pub positions: Option<u64>,
+    pub games: Option<u64>,
+    pub random_plies: usize,
+    pub hash_mb: usize,
+    pub progress_every: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            out: PathBuf::from("data.bin"),
+            threads: 1,
+            seed: 1,
+            nodes: 5_000,
+            positions: None,
+            games: None,
+            random_plies: 8,
+            hash_mb: 16,
+            progress_every: Duration::from_secs(5),
+        }
+    }
+}
+
+pub const USAGE: &str = "usage: lasker datagen --out FILE [--threads N] [--seed S] [--nodes N]
+                      [--positions N | --games N] [--random-plies N] [--hash MB]
+  Self-play games; appends bulletformat ChessBoard records (32 bytes each) to FILE.
+  --nodes: soft node limit per move (default 5000); --random-plies: opening plies (default 8).
+  Without --positions or --games it runs until killed (Ctrl-C loses at most the games in play).";
+
+impl Config {
+    pub fn from_args(args: &[String]) -> Result<Config, String> {
+        let mut config = Config::default();
+        let mut out = None;
+        let mut it = args.iter();
+        while let Some(flag) = it.next() {
+            let mut value = || {
+                it.next()
+                    .ok_or_else(|| format!("{flag} needs a value"))
+                    .cloned()
+            };
+            fn number<T: std::str::FromStr>(flag: &str, v: String) -> Result<T, String> {
+                v.parse()
+                    .map_err(|_| format!("{flag}: '{v}' is not a valid number"))
+            }
+            match flag.as_str() {
+                "--out" => out = Some(PathBuf::from(value()?)),
+                "--threads" => config.threads = number(flag, value()?)?,
+                "--seed" => config.seed = number(flag, value()?)?,
+                "--nodes" => config.nodes = number(flag, value()?)?,
+                "--positions" => config.positions = Some(number(flag, value()?)?),
+                "--games" => config.games = Some(number(flag, value()?)?),
+                "--random-plies" => config.random_plies = number(flag, value()?)?,
+                "--hash" => config.hash_mb = number(flag, value()?)?,
+                _ => return Err(format!("unknown flag '{flag}'\n{USAGE}")),
+            }
+        }
+        config.out = out.ok_or_else(|| format!("--out is required\n{USAGE}"))?;
+        if config.threads == 0 || config.threads > 1024 {
+            return Err("--threads must be in 1..1024".into());
+        }
+        if config.nodes == 0 || config.hash_mb == 0 {
+            return Err("--nodes and --hash must be positive".into());
+        }
+        Ok(config)
+    }
+}
+
+/// Counters shared by the threads, read by the progress line.
+#[derive(Default)]
+pub struct Totals {
+    pub games: AtomicU64,
+    pub positions: AtomicU64,
+    pub white_wins: AtomicU64,
+    pub draws: AtomicU64,
+    pub black_wins: AtomicU64,
+    /// Openings dropped because the search found them decided.
+    pub dropped_openings: AtomicU64,
+}
+
+impl Totals {
+    fn line(&self, elapsed: Duration) -> String {
+        let positions = self.positions.load(Ordering::Relaxed);
+        format!(
+            "games {} positions {} ({:.0}/s) W/D/L {}/{}/{} dropped openings {} time {:.0} s",
+            self.games.load(Ordering::Relaxed),
+            positions,
+            positions as f64 / elapsed.as_secs_f64().max(1e-9),
+            self.white_wins.load(Ordering::Relaxed),
+            self.draws.load(Ordering::Relaxed),
+            self.black_wins.load(Ordering::Relaxed),
+            self.dropped_openings.load(Ordering::Relaxed),
+            elapsed.as_secs_f64(),
+        )
+    }
+}
+
+/// Runs a generation to its end (or until a write fails) and returns the
+/// totals.
+pub fn run(config: &Config) -> Result<Totals, String> {
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&config.out)
+        .map_err(|e| format!("can't open {}: {e}", config.out.display()))?;
+    let output = Mutex::new(file);
+    let totals = Totals::default();
+    let stop = AtomicBool::new(false);
+    let error = Mutex::new(None);
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for thread in 0..config.threads {
+            let (output, totals, stop, error) = (&output, &totals, &stop, &error);
+            scope.spawn(move || {
+                if let Err(e) = generate(config, thread, output, totals, stop) {
+                    stop.store(true, Ordering::SeqCst);
+                    *error.lock().expect("no thread panics holding it") = Some(e);
+                }
+            });
+        }
+        let mut last = Instant::now();
+        while !stop.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(50));
+            if last.elapsed() >= config.progress_every {
+                last = Instant::now();
+                eprintln!("{}", totals.line(start.elapsed()));
+            }
+            let done = config
+                .positions
+                .is_some_and(|n| totals.positions.load(Ordering::SeqCst) >= n)
+                || config
+                    .games
+                    .is_some_and(|n| totals.games.load(Ordering::SeqCst) >= n);
+            if done {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    });
+    eprintln!("{}", totals.line(start.elapsed()));
+    match error.into_inner().expect("no thread panics holding it") {
+        Some(e) => Err(e),
+        None => Ok(totals),
+    }
+}
+
+/// A thread's games until `stop`.
+fn generate(
+    config: &Config,
+    thread: usize,
+    output: &Mutex<File>,
+    totals: &Totals,
+    stop: &AtomicBool,
+) -> Result<(), String> {
+    let tt = TranspositionTable::new(config.hash_mb)
+        .map_err(|e| format!("thread {thread}: hash table: {e}"))?;
+    let mut rng = Rng::new(config.seed, thread as u64);
+    let mut bytes = Vec::new();
+    while !stop.load(Ordering::SeqCst) {
+        let Some(game) = play_game(config, &tt, &mut rng, stop) else {
+            totals.dropped_openings.fetch_add(1, Ordering::Relaxed);
+            continue;
+        };
+        if stop.load(Ordering::SeqCst) && game.aborted {
+            break;
+        }
+        bytes.clear();
+        for (pos, score) in &game.positions {
+            bytes.extend_from_slice(&trainingdata::to_bytes(&trainingdata::encode(
+                pos,
+                *score,
+                game.result,
+            )));
+        }
+        // A whole game per write: a kill loses only the games in play.
+        output
+            .lock()
+            .expect("no thread panics holding it")
+            .write_all(&bytes)
+            .map_err(|e| format!("writing {}: {e}", config.out.display()))?;
+        totals
+            .positions
+            .fetch_add(game.positions.len() as u64, Ordering::SeqCst);
+        totals.games.fetch_add(1, Ordering::SeqCst);
+        let counter = match game.result {
+            GameResult::WhiteWins => &totals.white_wins,
+            GameResult::Draw => &totals.draws,
+            GameResult::BlackWins => &totals.black_wins,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+/// Adjudication: a side at least this far ahead...
+const WIN_SCORE: i32 = 2_000;
+/// ... for this many plies in a row (both sides agreeing) has won.
+const WIN_PLIES: u32 = 4;
+/// From this ply on, scores within `DRAW_SCORE` for `DRAW_PLIES` in a row
+/// are a draw.
+const DRAW_FROM_PLY: usize = 80;
+const DRAW_SCORE: i32 = 10;
+const DRAW_PLIES: u32 = 10;
+/// A game this long is a draw.
+const MAX_GAME_PLIES: usize = 600;
+/// An opening the first search scores beyond this is decided: dropped.
+const MAX_OPENING_SCORE: i32 = 1_000;
+/// The hard node limit, as a multiple of the soft one: an iteration that
+/// explodes is cut off.
+const HARD_NODES_FACTOR: u64 = 8;
+
+/// One finished game: its quiet positions with the side to move's score.
+pub struct Game {
+    pub positions: Vec<(Chess, i16)>,
+    pub result: GameResult,
+    /// Cut short by `stop`: not to be written.
+    pub aborted: bool,
+}
+
+/// Plays one game, or returns None if the random opening is decided.
+pub fn play_game(
+    config: &Config,
+    tt: &TranspositionTable,
+    rng: &mut Rng,
+    stop: &AtomicBool,
+) -> Option<Game> {
+    let mut pos = Position::default();
+    for _ in 0..config.random_plies {
+        let moves = pos.board().legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        pos.make(moves[rng.below(moves.len())]);
+    }
+    if pos.board().legal_moves().is_empty() {
+        return None;
+    }
+    tt.clear();
+    let mut memory = SearchMemory::default();
+    let mut positions = Vec::new();
+    // Keys since the last capture or pawn move, for three-fold repetition.
+    let mut keys = vec![pos.key()];
+    let (mut win_run, mut draw_run) = (0u32, 0u32);
+    let mut last_leader = None;
+    for ply in 0.. {
+        if stop.load(Ordering::Relaxed) {
+            return Some(Game {
+                positions,
+                result: GameResult::Draw,
+                aborted: true,
+            });
+        }
+        if let Some(result) = result_by_rules(&pos, &keys) {
+            return Some(Game {
+                positions,
+                result,
+                aborted: false,
+            });
+        }
+        if ply >= MAX_GAME_PLIES {
+            break;
+        }
+        let (searched, best, score, learned) = search(pos, tt, config.nodes, memory);
+        (pos, memory) = (searched, learned);
+        let Some(best) = best else { break };
+        if ply == 0 && score.abs() > MAX_OPENING_SCORE {
+            return None;
+        }
+        let us = pos.turn();
+        if score.abs() >= MATE_BOUND {
+            let winner = if score > 0 { us } else { !us };
+            return Some(Game {
+                positions,
+                result: GameResult::winner(winner),
+                aborted: false,
+            });
+        }
+        if !pos.in_check() && !best.is_capture() && !best.is_promotion() {
+            positions.push((pos.board().clone(), score as i16));
+        }
+        // Adjudication, on scores from White's side.
+        let white_score = if us == Color::White { score } else { -score };
+        let leader = (white_score.abs() >= WIN_SCORE).then_some(white_score > 0);
+        win_run = if leader.is_some() && leader == last_leader {
+            win_run + 1
+        } else {
+            u32::from(leader.is_some())
+        };
+        last_leader = leader;
+        if win_run >= WIN_PLIES {
+            let winner = if white_score > 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            return Some(Game {
+                positions,
+                result: GameResult::winner(winner),
+                aborted: false,
+            });
+        }
+        draw_run = if ply + config.random_plies >= DRAW_FROM_PLY && score.abs() <= DRAW_SCORE {
+            draw_run + 1
+        } else {
+            0
+        };
+        if draw_run >= DRAW_PLIES {
+            break;
+        }
+        pos.make(best);
+        if pos.halfmoves() == 0 {
+            keys.clear();
+        }
+        keys.push(pos.key());
+    }
+    Some(Game {
+        positions,
+        result: GameResult::Draw,
+        aborted: false,
+    })
+}
+
+/// One move's search on a fresh `Control`, sharing the thread's table and
+/// memory with the game's earlier moves. Returns the position (unchanged),
+/// the best move, its score for the side to move and the memory.
+fn search(
+    pos: Position,
+    tt: &TranspositionTable,
+    nodes: u64,
+    memory: SearchMemory,
+) -> (Position, Option<Move>, i32, SearchMemory) {
+    tt.new_search(pos.piece_count());
+    let control = Control::default();
+    let limits = Limits {
+        nodes: Some(nodes.saturating_mul(HARD_NODES_FACTOR)),
+        soft_nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let setup = SearchSetup::quiet(&control, tt, limits);
+    let mut searcher = Searcher::with_memory(pos, &setup, 0, memory);
+    let result = searcher.iterate();
+    let pos = std::mem::take(&mut searcher.pos);
+    (pos, result.best, result.score, searcher.into_memory())
+}
+
+/// Checkmate, stalemate, insufficient material, the fifty-move rule and
+/// three-fold repetition.
+fn result_by_rules(pos: &Position, keys: &[u64]) -> Option<GameResult> {
+    let board = pos.board();
+    if board.legal_moves().is_empty() {
+        return Some(if board.is_check() {
+            GameResult::winner(!board.turn())
+        } else {
+            GameResult::Draw
+        });
+    }
+    let repetitions = keys.iter().filter(|&&k| k == pos.key()).count();
+    (board.is_insufficient_material() || board.halfmoves() >= 100 || repetitions >= 3)
+        .then_some(GameResult::Draw)
+}
+
+/// A small, fast, seedable generator (SplitMix64).
+pub struct Rng(u64);
+
+impl Rng {
+    /// Thread `stream` of `seed`: streams of one seed never overlap in
+    /// practice.
+    pub fn new(seed: u64, stream: u64) -> Rng {
+        Rng(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F))
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in 0..n (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::evaluate;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    fn small_config() -> Config {
+        Config {
+            nodes: 400,
+            ..Config::default()
+        }
+    }
+
+    fn games(seed: u64, count: usize) -> Vec<Game> {
+        let tt = TranspositionTable::new(1).unwrap();
+        let mut rng = Rng::new(seed, 0);
+        let stop = AtomicBool::new(false);
+        std::iter::from_fn(|| Some(play_game(&small_config(), &tt, &mut rng, &stop)))
+            .flatten()
+            .take(count)
+            .collect()
+    }
+
+    #[test]
+    fn games_repeat_from_their_seed() {
+        let (a, b) = (games(7, 2), games(7, 2));
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.positions, y.positions);
+            assert_eq!(x.result, y.result);
+        }
+        assert_ne!(games(8, 1)[0].positions, a[0].positions);
+    }
+
+    #[test]
+    fn records_decode_to_legal_positions_scored_for_the_side_to_move() {
+        let mut strong = 0;
+        for game in games(11, 3) {
+            assert!(!game.positions.is_empty() && !game.aborted);
+            for (pos, score) in &game.positions {
+                assert!(!pos.is_check(), "positions in check are skipped");
+                assert!(i32::from(score.abs()) < MATE_BOUND, "no mate scores");
+                let record = trainingdata::encode(pos, *score, game.result);
+                assert_eq!(record.score, *score);
+                let expected_result = match (game.result, pos.turn()) {
+                    (GameResult::Draw, _) => 1,
+                    (GameResult::WhiteWins, Color::White)
+                    | (GameResult::BlackWins, Color::Black) => 2,
+                    _ => 0,
+                };
+                assert_eq!(record.result, expected_result);
+                // The decoded board, White (= the side to move) to move, is
+                // a legal position ...
+                let board = trainingdata::decode_board(&record);
+                let fen = format!("{board} w - - 0 1");
+                let decoded = Position::from_fen(&fen, CastlingMode::Standard)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                // ... whose evaluation agrees in sign with the record's
+                // score where the search saw a clear advantage.
+                if score.abs() > 300 {
+                    strong += 1;
+                    let eval = evaluate(&decoded);
+                    assert!(
+                        eval.signum() == i32::from(score.signum()) || eval.abs() < 100,
+                        "score {score} but evaluation {eval} for {fen} (from {})",
+                        Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+                    );
+                }
+            }
+        }
+        assert!(strong > 0, "some position had a clear advantage");
+    }
+
+    #[test]
+    fn flags_are_checked() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let c = Config::from_args(&args("--out x.bin --threads 3 --nodes 900 --games 5")).unwrap();
+        assert_eq!(
+            (c.threads, c.nodes, c.games, c.positions),
+            (3, 900, Some(5), None)
+        );
+        for bad in [
+            "--threads 2",
+            "--out x --threads 0",
+            "--out x --nodes many",
+            "--out x --games",
+            "--out x --colour blue",
+        ] {
+            assert!(Config::from_args(&args(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_run_writes_whole_games_and_stops() {
+        let dir = std::env::temp_dir().join(format!("lasker-datagen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("run.bin");
+        let config = Config {
+            out: out.clone(),
+            threads: 2,
+            games: Some(2),
+            ..small_config()
+        };
+        let totals = run(&config).unwrap();
+        let file = trainingdata::read_file(&out).unwrap();
+        assert_eq!(file.trailing_bytes, 0);
+        assert!(totals.games.load(Ordering::SeqCst) >= 2);
+        assert_eq!(
+            file.records.len() as u64,
+            totals.positions.load(Ordering::SeqCst)
+        );
+        // A folder that can't be written is an error, not a panic.
+        let bad = Config {
+            out: dir.join("no/such/folder/x.bin"),
+            ..config
+        };
+        assert!(run(&bad).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
