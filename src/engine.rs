@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 use log::debug;
 
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::search::{Control, SearchMemory, SearchResult, SearchSetup, Searcher, Techniques};
 use crate::timeman::{Limits, TimeBudget};
@@ -32,6 +33,8 @@ pub struct SearchRequest {
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub techniques: Techniques,
+    /// The evaluation network, or `None` for the hand-crafted evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
 /// Sent to the UCI loop when a search has printed its `bestmove`.
@@ -192,6 +195,7 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         multipv,
         move_overhead_ms,
         techniques,
+        net,
     } = request;
     let budget = TimeBudget::new(&limits, position.turn(), move_overhead_ms);
     debug!("search: {limits:?} budget {budget:?} threads {threads}");
@@ -206,6 +210,7 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         multipv,
         verbose: true,
         techniques,
+        net,
     };
     let mut memories = flags
         .memories
@@ -279,6 +284,7 @@ mod tests {
             multipv: 1,
             move_overhead_ms: 0,
             techniques: Techniques::ALL,
+            net: None,
         };
         assert_eq!(memories_kept(&engine), 0);
         engine.go(request(2), done.clone());

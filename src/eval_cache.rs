@@ -28,19 +28,33 @@ impl Default for EvalCache {
 }
 
 impl EvalCache {
-    /// [`evaluate`], from the cache when the position was evaluated before.
-    pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        let key = pos.key();
-        let slot = &mut self.slots[key as usize & (SLOTS - 1)];
-        if *slot != 0 && (*slot ^ key) & !SCORE_MASK == 0 {
-            return i32::from(*slot as u16 as i16);
-        }
-        let score = evaluate(pos);
+    /// The cached score of the position with `key`, if there is one.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<i32> {
+        let slot = self.slots[key as usize & (SLOTS - 1)];
+        (slot != 0 && (slot ^ key) & !SCORE_MASK == 0).then(|| i32::from(slot as u16 as i16))
+    }
+
+    #[inline]
+    pub fn store(&mut self, key: u64, score: i32) {
         // Scores stay far inside i16 (all the material of a side is under
         // 20,000 centipawns); one that didn't would just not be cached.
         if let Ok(small) = i16::try_from(score) {
-            *slot = (key & !SCORE_MASK) | u64::from(small as u16);
+            self.slots[key as usize & (SLOTS - 1)] = (key & !SCORE_MASK) | u64::from(small as u16);
         }
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.fill(0);
+    }
+
+    /// [`evaluate`], from the cache when the position was evaluated before.
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        if let Some(score) = self.probe(pos.key()) {
+            return score;
+        }
+        let score = evaluate(pos);
+        self.store(pos.key(), score);
         score
     }
 }

@@ -2,8 +2,9 @@
 //! run as commands (`lasker bench`, `lasker "position startpos" "go depth 9"`)
 //! and the engine exits when the search they start has finished.
 //!
-//! `lasker datagen ...` is a tool of its own (training data, not UCI): it
-//! takes flags, reports on stderr and exits.
+//! `lasker datagen ...` and `lasker train ...` are tools of their own
+//! (training data and the net, not UCI): they take flags, report on stderr
+//! and exit.
 
 use lasker::uci::Uci;
 
@@ -13,11 +14,20 @@ fn main() {
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("datagen") {
-        let outcome = lasker::datagen::Config::from_args(&args[1..])
-            .and_then(|config| lasker::datagen::run(&config));
+    let tool = match args.first().map(String::as_str) {
+        Some("datagen") => Some(
+            lasker::datagen::Config::from_args(&args[1..])
+                .and_then(|config| lasker::datagen::run(&config).map(drop)),
+        ),
+        Some("train") => Some(
+            lasker::train::Config::from_args(&args[1..])
+                .and_then(|config| lasker::train::run(&config).map(drop)),
+        ),
+        _ => None,
+    };
+    if let Some(outcome) = tool {
         if let Err(e) = outcome {
-            eprintln!("datagen: {e}");
+            eprintln!("{}: {e}", args[0]);
             std::process::exit(2);
         }
         return;

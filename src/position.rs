@@ -255,6 +255,16 @@ impl Position {
         self.top().last_move
     }
 
+    /// The board at `index` of the stack (0: the base position).
+    pub fn board_at(&self, index: usize) -> &Chess {
+        &self.stack[index].board
+    }
+
+    /// The key at `index` of the stack.
+    pub fn key_at(&self, index: usize) -> u64 {
+        self.stack[index].key
+    }
+
     /// Number of positions on the stack (game history plus search path).
     pub fn height(&self) -> usize {
         self.stack.len()

@@ -5,15 +5,16 @@
 //! output; the others (Lazy SMP helpers) search the same root silently and
 //! help through the shared transposition table.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 use shakmaty::{Move, Piece, Position as _};
 
-use crate::eval::evaluate;
-use crate::eval_cache::EvalCache;
+use crate::evaluator::Evaluator;
 use crate::movepick::{History, MovePicker, QuietHints, is_quiet};
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::see::see_ge;
 use crate::timeman::{Limits, TimeBudget};
@@ -68,6 +69,8 @@ pub struct SearchSetup<'a> {
     pub verbose: bool,
     /// Which techniques are on (all, except in ablation experiments).
     pub techniques: Techniques,
+    /// The evaluation network; `None`: the hand-crafted evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
 impl<'a> SearchSetup<'a> {
@@ -86,6 +89,7 @@ impl<'a> SearchSetup<'a> {
             multipv: 1,
             verbose: false,
             techniques: Techniques::ALL,
+            net: None,
         }
     }
 
@@ -304,8 +308,9 @@ pub struct SearchMemory {
     history: History,
     /// The quiet reply that refuted a move, by the moved piece and target.
     counter_moves: Box<[[Option<Move>; 64]; 12]>,
-    /// Static evaluations of positions this thread has seen.
-    eval_cache: EvalCache,
+    /// The evaluation, with its cache of positions this thread has seen
+    /// and the net's accumulators.
+    evaluator: Evaluator,
 }
 
 impl Default for SearchMemory {
@@ -313,7 +318,7 @@ impl Default for SearchMemory {
         SearchMemory {
             history: History::default(),
             counter_moves: Box::new([[None; 64]; 12]),
-            eval_cache: EvalCache::default(),
+            evaluator: Evaluator::default(),
         }
     }
 }
@@ -379,8 +384,9 @@ impl<'a> Searcher<'a> {
         pos: Position,
         setup: &'a SearchSetup<'a>,
         thread_id: usize,
-        memory: SearchMemory,
+        mut memory: SearchMemory,
     ) -> Self {
+        memory.evaluator.use_net(setup.net.as_ref());
         Searcher {
             pos,
             setup,
@@ -890,7 +896,7 @@ impl<'a> Searcher<'a> {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.pos);
+            return self.memory.evaluator.evaluate(&self.pos);
         }
         self.seldepth = self.seldepth.max(ply);
         // Mate distance pruning: no line from here can mate faster than a
@@ -914,7 +920,7 @@ impl<'a> Searcher<'a> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            self.memory.eval_cache.evaluate(&self.pos)
+            self.memory.evaluator.evaluate(&self.pos)
         };
         // The table's score, where its bound allows, is a better estimate.
         let eval = match tt_entry {
@@ -1178,7 +1184,7 @@ impl<'a> Searcher<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.pos);
+            return self.memory.evaluator.evaluate(&self.pos);
         }
         let (tt_entry, tt_move) = self.probe_tt(ply);
         if let Some(e) = tt_entry
@@ -1192,7 +1198,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         let mut best_move = None;
         if !in_check {
-            let stand_pat = self.memory.eval_cache.evaluate(&self.pos);
+            let stand_pat = self.memory.evaluator.evaluate(&self.pos);
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -17,6 +17,7 @@ use crate::bench;
 use crate::engine::{Engine, SearchFinished, SearchRequest};
 use crate::epd;
 use crate::eval;
+use crate::nnue::{self, Network};
 use crate::perft;
 use crate::position::Position;
 use crate::search::Techniques;
@@ -50,9 +51,10 @@ enum OptionKind {
         default: bool,
     },
     Button,
-    /// A free-text value (`type string`); only ablation builds have one.
-    #[cfg_attr(not(feature = "ablation"), allow(dead_code))]
-    Text,
+    /// A free-text value (`type string`).
+    Text {
+        default: &'static str,
+    },
 }
 
 struct OptionSpec {
@@ -111,7 +113,20 @@ const OPTIONS: &[OptionSpec] = &[
         name: "UCI_Chess960",
         kind: OptionKind::Check { default: false },
     },
+    OptionSpec {
+        name: "UseNNUE",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: "EvalFile",
+        kind: OptionKind::Text {
+            default: EMBEDDED_NET_NAME,
+        },
+    },
 ];
+
+/// `EvalFile`'s value for the net built into the binary.
+const EMBEDDED_NET_NAME: &str = "<embedded>";
 
 /// Builds with `--features ablation` (for matches that measure what a
 /// search technique is worth) add `Disable`: a comma-separated list of the
@@ -119,7 +134,7 @@ const OPTIONS: &[OptionSpec] = &[
 #[cfg(feature = "ablation")]
 const ABLATION_OPTIONS: &[OptionSpec] = &[OptionSpec {
     name: "Disable",
-    kind: OptionKind::Text,
+    kind: OptionKind::Text { default: "<empty>" },
 }];
 #[cfg(not(feature = "ablation"))]
 const ABLATION_OPTIONS: &[OptionSpec] = &[];
@@ -140,6 +155,10 @@ pub struct Options {
     /// The search techniques in use: all of them, unless an ablation build
     /// switched some off.
     pub techniques: Techniques,
+    /// Evaluate with the net (else the hand-crafted evaluation).
+    pub use_nnue: bool,
+    /// The net `EvalFile` names (the embedded one by default).
+    pub net: Arc<Network>,
 }
 
 impl Default for Options {
@@ -152,6 +171,8 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             techniques: Techniques::ALL,
+            use_nnue: false,
+            net: nnue::embedded(),
         }
     }
 }
@@ -288,11 +309,7 @@ impl Uci {
                 return Flow::Quit;
             }
             "d" => self.cmd_display(),
-            "eval" => {
-                for l in eval::describe(&self.position).lines() {
-                    send(l);
-                }
-            }
+            "eval" => self.cmd_eval(),
             "bench" => self.cmd_bench(args),
             "solve" => self.cmd_solve(args),
             "debug" | "register" => {}
@@ -319,7 +336,9 @@ impl Uci {
                     format!("option name {} type check default {default}", o.name)
                 }
                 OptionKind::Button => format!("option name {} type button", o.name),
-                OptionKind::Text => format!("option name {} type string default <empty>", o.name),
+                OptionKind::Text { default } => {
+                    format!("option name {} type string default {default}", o.name)
+                }
             };
             send(&line);
         }
@@ -404,6 +423,7 @@ impl Uci {
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
             techniques: self.options.techniques,
+            net: self.options.use_nnue.then(|| Arc::clone(&self.options.net)),
         };
         self.engine.go(request, self.done_tx.clone());
     }
@@ -625,15 +645,17 @@ impl Uci {
                 match spec.name {
                     "Ponder" => self.options.ponder = b,
                     "UCI_Chess960" => self.set_chess960(b),
+                    "UseNNUE" => self.options.use_nnue = b,
                     _ => unreachable!("every check option is handled"),
                 }
                 Ok(())
             }
-            OptionKind::Text => {
+            OptionKind::Text { .. } => {
                 let v = value.unwrap_or_default();
                 let v = if v.trim() == "<empty>" { "" } else { v.trim() };
                 match spec.name {
                     "Disable" => self.options.techniques = Techniques::all_but(v)?,
+                    "EvalFile" => self.load_net(v)?,
                     _ => unreachable!("every string option is handled"),
                 }
                 Ok(())
@@ -676,6 +698,44 @@ impl Uci {
                 Ok(())
             }
         }
+    }
+
+    /// `eval`: the net's score (the one the search uses when `UseNNUE` is
+    /// on) and the hand-crafted evaluation's terms.
+    fn cmd_eval(&self) {
+        let board = self.position.board();
+        let net = self.options.net.evaluate_board(board.board(), board.turn());
+        let white = if board.turn() == Color::White {
+            net
+        } else {
+            -net
+        };
+        send(&format!(
+            "NNUE evaluation: {net} cp for the side to move ({white} cp for White){}",
+            if self.options.use_nnue {
+                ", in use"
+            } else {
+                ", not in use (UseNNUE false)"
+            }
+        ));
+        for l in eval::describe(&self.position).lines() {
+            send(l);
+        }
+    }
+
+    /// `EvalFile`: loads a net file (`<embedded>` or nothing: the built-in
+    /// one). A file that can't be read or doesn't match this build is
+    /// refused and the current net stays.
+    fn load_net(&mut self, path: &str) -> Result<(), String> {
+        if path.is_empty() || path == EMBEDDED_NET_NAME {
+            self.options.net = nnue::embedded();
+            return Ok(());
+        }
+        let net = Network::load(std::path::Path::new(path))
+            .map_err(|e| format!("EvalFile: {e}; keeping the current net"))?;
+        self.options.net = Arc::new(net);
+        send(&format!("info string EvalFile {path} loaded"));
+        Ok(())
     }
 
     /// Switching notation re-reads the current position in the new mode, so

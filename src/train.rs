@@ -1,0 +1,610 @@
+//! `lasker train`: trains the evaluation network on `datagen` records, on
+//! the CPU, and exports it quantised for the engine (`nnue`).
+//!
+//! The float net is the engine's: `(768 -> HIDDEN) x 2 -> 1` with SCReLU
+//! (clamp to [0, 1], squared). Its output times `SCALE` (400) is centipawns,
+//! so a position's predicted result is `sigmoid(output)`; the target blends
+//! the game's result with the search score: `wdl * result + (1 - wdl) *
+//! sigmoid(score / 400)`, and the loss is the squared difference.
+//!
+//! Inputs are sparse (at most 32 of 768 per perspective): the forward pass
+//! sums the rows of the active inputs and the backward pass adds the
+//! accumulator's gradient to those rows only. A batch is split over threads,
+//! each with its own gradient; AdamW then updates every weight, with a
+//! cosine learning-rate schedule over the epochs. Weights are clipped to
+//! ±1.98 so that the quantised net can't overflow (`simd`).
+//!
+//! Each epoch ends with the validation loss on held-out games, a checkpoint
+//! (float weights and the optimiser's moments: `--resume` continues from
+//! it) and the quantised net `net-<epoch>.nnue`.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use arrayvec::ArrayVec;
+
+use crate::datagen::Rng;
+use crate::nnue::{self, HIDDEN, INPUTS, Network, QA, QB};
+use crate::trainingdata::{self, ChessBoard};
+
+const H: usize = HIDDEN;
+// The flat parameter vector: feature weights, feature biases, output
+// weights, output bias.
+const W1: usize = 0;
+const B1: usize = W1 + INPUTS * H;
+const W2: usize = B1 + H;
+const B2: usize = W2 + 2 * H;
+const PARAMS: usize = B2 + 1;
+
+/// Quantised weights must stay within i16 and the AVX2 product `v · w`
+/// within 16 bits (|w · QB| ≤ 127).
+const CLIP: f32 = 1.98;
+const EVAL_SCALE: f32 = nnue::SCALE as f32;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    pub final_lr: f32,
+    pub wdl: f32,
+    pub weight_decay: f32,
+    pub threads: usize,
+    /// Share of the data (its last records: whole games) held out.
+    pub validation: f64,
+    pub seed: u64,
+    pub resume: Option<PathBuf>,
+    /// Stop after this epoch (the schedule still spans `epochs`): a long
+    /// run in parts, each resumed from the last checkpoint.
+    pub stop_after: Option<usize>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            data: Vec::new(),
+            out: PathBuf::from("train-out"),
+            epochs: 20,
+            batch: 16_384,
+            lr: 0.001,
+            final_lr: 0.00001,
+            wdl: 0.3,
+            weight_decay: 0.01,
+            threads: 2,
+            validation: 0.02,
+            seed: 1,
+            resume: None,
+            stop_after: None,
+        }
+    }
+}
+
+pub const USAGE: &str = "usage: lasker train --data FILE [--data FILE ...] --out DIR [--epochs N]
+                    [--batch N] [--lr X] [--final-lr X] [--wdl X] [--weight-decay X]
+                    [--threads N] [--validation FRACTION] [--seed S] [--resume DIR/checkpoint.bin]
+                    [--stop-after EPOCH]
+  Trains the net on datagen records; writes DIR/checkpoint.bin and DIR/net-<epoch>.nnue each epoch.";
+
+impl Config {
+    pub fn from_args(args: &[String]) -> Result<Config, String> {
+        let mut c = Config::default();
+        let mut out = None;
+        let mut it = args.iter();
+        while let Some(flag) = it.next() {
+            let value = it
+                .next()
+                .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+            fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
+                v.parse()
+                    .map_err(|_| format!("{flag}: '{v}' is not a valid number"))
+            }
+            match flag.as_str() {
+                "--data" => c.data.push(PathBuf::from(value)),
+                "--out" => out = Some(PathBuf::from(value)),
+                "--epochs" => c.epochs = num(flag, value)?,
+                "--batch" => c.batch = num(flag, value)?,
+                "--lr" => c.lr = num(flag, value)?,
+                "--final-lr" => c.final_lr = num(flag, value)?,
+                "--wdl" => c.wdl = num(flag, value)?,
+                "--weight-decay" => c.weight_decay = num(flag, value)?,
+                "--threads" => c.threads = num(flag, value)?,
+                "--validation" => c.validation = num(flag, value)?,
+                "--seed" => c.seed = num(flag, value)?,
+                "--resume" => c.resume = Some(PathBuf::from(value)),
+                "--stop-after" => c.stop_after = Some(num(flag, value)?),
+                _ => return Err(format!("unknown flag '{flag}'\n{USAGE}")),
+            }
+        }
+        c.out = out.ok_or_else(|| format!("--out is required\n{USAGE}"))?;
+        if c.data.is_empty() {
+            return Err(format!("--data is required\n{USAGE}"));
+        }
+        if c.epochs == 0 || c.batch == 0 || !(1..=256).contains(&c.threads) {
+            return Err("--epochs and --batch must be positive, --threads in 1..256".into());
+        }
+        if !(0.0..=1.0).contains(&c.wdl) || !(0.0..0.5).contains(&c.validation) {
+            return Err("--wdl must be in 0..1 and --validation in 0..0.5".into());
+        }
+        Ok(c)
+    }
+}
+
+/// The float net and AdamW's moment estimates.
+#[derive(Clone)]
+pub struct Trainer {
+    pub params: Vec<f32>,
+    m: Vec<f32>,
+    v: Vec<f32>,
+    step: u64,
+    /// Epochs completed.
+    pub epoch: usize,
+}
+
+/// The active inputs of a record for the side to move and for the other
+/// side (the record is written from the side to move's view).
+fn inputs(record: &ChessBoard) -> (ArrayVec<usize, 32>, ArrayVec<usize, 32>) {
+    let (mut us, mut them) = (ArrayVec::new(), ArrayVec::new());
+    for (piece, square) in *record {
+        let (theirs, role, square) = (
+            usize::from(piece >> 3),
+            usize::from(piece & 7),
+            usize::from(square),
+        );
+        us.push(theirs * 384 + role * 64 + square);
+        them.push((theirs ^ 1) * 384 + role * 64 + (square ^ 56));
+    }
+    (us, them)
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn target(record: &ChessBoard, wdl: f32) -> f32 {
+    let result = f32::from(record.result) / 2.0;
+    wdl * result + (1.0 - wdl) * sigmoid(f32::from(record.score) / EVAL_SCALE)
+}
+
+impl Trainer {
+    pub fn new(seed: u64) -> Trainer {
+        let mut rng = Rng::new(seed, u64::from_le_bytes(*b"train\0\0\0"));
+        let mut uniform =
+            |limit: f32| (rng.next_u64() as f64 / u64::MAX as f64) as f32 * 2.0 * limit - limit;
+        let mut params = vec![0.0; PARAMS];
+        for w in &mut params[W1..B1] {
+            *w = uniform(0.1);
+        }
+        let output_limit = 1.0 / (2.0 * H as f32).sqrt();
+        for w in &mut params[W2..B2] {
+            *w = uniform(output_limit);
+        }
+        Trainer {
+            params,
+            m: vec![0.0; PARAMS],
+            v: vec![0.0; PARAMS],
+            step: 0,
+            epoch: 0,
+        }
+    }
+
+    /// The float output (centipawns / 400) for a record's side to move.
+    pub fn output(&self, record: &ChessBoard) -> f32 {
+        let (us, them) = inputs(record);
+        let p = &self.params;
+        let (acc_us, acc_them) = (self.accumulate(&us), self.accumulate(&them));
+        let mut out = p[B2];
+        for j in 0..H {
+            out += screlu(acc_us[j]) * p[W2 + j] + screlu(acc_them[j]) * p[W2 + H + j];
+        }
+        out
+    }
+
+    fn accumulate(&self, active: &[usize]) -> [f32; H] {
+        let p = &self.params;
+        let mut acc = [0.0f32; H];
+        acc.copy_from_slice(&p[B1..B1 + H]);
+        for &f in active {
+            for (a, w) in acc.iter_mut().zip(&p[W1 + f * H..W1 + (f + 1) * H]) {
+                *a += w;
+            }
+        }
+        acc
+    }
+
+    /// Adds the gradient of one record's loss to `grad`; returns the loss.
+    fn backprop(&self, record: &ChessBoard, wdl: f32, grad: &mut [f32]) -> f32 {
+        let (us, them) = inputs(record);
+        let p = &self.params;
+        let (acc_us, acc_them) = (self.accumulate(&us), self.accumulate(&them));
+        let mut out = p[B2];
+        for j in 0..H {
+            out += screlu(acc_us[j]) * p[W2 + j] + screlu(acc_them[j]) * p[W2 + H + j];
+        }
+        let predicted = sigmoid(out);
+        let error = predicted - target(record, wdl);
+        let g = 2.0 * error * predicted * (1.0 - predicted);
+        grad[B2] += g;
+        for (side, (acc, active)) in [(&acc_us, &us), (&acc_them, &them)].into_iter().enumerate() {
+            let mut d_acc = [0.0f32; H];
+            for j in 0..H {
+                grad[W2 + side * H + j] += g * screlu(acc[j]);
+                let x = acc[j];
+                if x > 0.0 && x < 1.0 {
+                    d_acc[j] = g * p[W2 + side * H + j] * 2.0 * x;
+                }
+            }
+            for (b, d) in grad[B1..B1 + H].iter_mut().zip(&d_acc) {
+                *b += d;
+            }
+            for &f in active.iter() {
+                for (w, d) in grad[W1 + f * H..W1 + (f + 1) * H].iter_mut().zip(&d_acc) {
+                    *w += d;
+                }
+            }
+        }
+        error * error
+    }
+
+    /// Mean loss over `records`, on `threads` threads.
+    pub fn loss(&self, records: &[ChessBoard], wdl: f32, threads: usize) -> f32 {
+        if records.is_empty() {
+            return 0.0;
+        }
+        let chunk = records.len().div_ceil(threads);
+        let sum: f64 = std::thread::scope(|s| {
+            let handles: Vec<_> = records
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        part.iter()
+                            .map(|r| {
+                                let e = sigmoid(self.output(r)) - target(r, wdl);
+                                f64::from(e * e)
+                            })
+                            .sum::<f64>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("loss thread"))
+                .sum()
+        });
+        (sum / records.len() as f64) as f32
+    }
+
+    /// One AdamW step on a batch; returns the batch's mean loss.
+    pub fn train_batch(
+        &mut self,
+        batch: &[ChessBoard],
+        config: &Config,
+        lr: f32,
+        grads: &mut [Vec<f32>],
+    ) -> f32 {
+        let chunk = batch.len().div_ceil(grads.len());
+        let this = &*self;
+        let loss: f32 = std::thread::scope(|s| {
+            let handles: Vec<_> = batch
+                .chunks(chunk)
+                .zip(grads.iter_mut())
+                .map(|(part, grad)| {
+                    s.spawn(move || {
+                        grad.fill(0.0);
+                        part.iter()
+                            .map(|r| this.backprop(r, config.wdl, grad))
+                            .sum::<f32>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("training thread"))
+                .sum()
+        });
+        let (first, rest) = grads.split_first_mut().expect("at least one thread");
+        for other in rest.iter().take(batch.len().div_ceil(chunk) - 1) {
+            for (a, b) in first.iter_mut().zip(other.iter()) {
+                *a += b;
+            }
+        }
+        self.step += 1;
+        let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        let t = self.step as i32;
+        let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
+        let scale = 1.0 / batch.len() as f32;
+        let moments = self.m.iter_mut().zip(self.v.iter_mut());
+        for (i, ((w, g), (m, v))) in self
+            .params
+            .iter_mut()
+            .zip(first.iter())
+            .zip(moments)
+            .enumerate()
+        {
+            let g = g * scale;
+            *m = beta1 * *m + (1.0 - beta1) * g;
+            *v = beta2 * *v + (1.0 - beta2) * g * g;
+            let update = (*m / c1) / ((*v / c2).sqrt() + eps);
+            *w = *w * (1.0 - lr * config.weight_decay) - lr * update;
+            if i < B1 || (W2..B2).contains(&i) {
+                *w = w.clamp(-CLIP, CLIP);
+            }
+        }
+        loss / batch.len() as f32
+    }
+
+    /// The net quantised for the engine.
+    pub fn quantise(&self) -> Network {
+        let q = |w: f32, scale: i32| (w * scale as f32).round() as i16;
+        let p = &self.params;
+        Network {
+            feature_weights: p[W1..B1].iter().map(|&w| q(w, QA)).collect(),
+            feature_bias: p[B1..W2].iter().map(|&w| q(w, QA)).collect(),
+            output_weights: p[W2..B2]
+                .iter()
+                .map(|&w| q(w, QB).clamp(-127, 127))
+                .collect(),
+            output_bias: (p[B2] * (QA * QB) as f32).round() as i32,
+        }
+    }
+
+    const CHECKPOINT_MAGIC: &'static [u8; 8] = b"LKTRAIN1";
+
+    pub fn save_checkpoint(&self, path: &Path) -> std::io::Result<()> {
+        let mut bytes = Vec::with_capacity(32 + PARAMS * 12);
+        bytes.extend_from_slice(Self::CHECKPOINT_MAGIC);
+        bytes.extend_from_slice(&(H as u64).to_le_bytes());
+        bytes.extend_from_slice(&self.step.to_le_bytes());
+        bytes.extend_from_slice(&(self.epoch as u64).to_le_bytes());
+        for x in self.params.iter().chain(&self.m).chain(&self.v) {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+        // Written aside and renamed: a kill mid-write leaves the old one.
+        let partial = path.with_extension("partial");
+        fs::write(&partial, &bytes)?;
+        fs::rename(&partial, path)
+    }
+
+    pub fn load_checkpoint(path: &Path) -> Result<Trainer, String> {
+        let bytes = fs::read(path).map_err(|e| format!("can't read {}: {e}", path.display()))?;
+        if bytes.len() != 32 + PARAMS * 12 || &bytes[..8] != Self::CHECKPOINT_MAGIC {
+            return Err(format!(
+                "{} is not a checkpoint of this trainer (hidden width {H})",
+                path.display()
+            ));
+        }
+        let word =
+            |i: usize| u64::from_le_bytes(bytes[8 + 8 * i..16 + 8 * i].try_into().expect("8"));
+        if word(0) != H as u64 {
+            return Err(format!("checkpoint hidden width {} is not {H}", word(0)));
+        }
+        let floats: Vec<f32> = bytes[32..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4")))
+            .collect();
+        Ok(Trainer {
+            params: floats[..PARAMS].to_vec(),
+            m: floats[PARAMS..2 * PARAMS].to_vec(),
+            v: floats[2 * PARAMS..].to_vec(),
+            step: word(1),
+            epoch: word(2) as usize,
+        })
+    }
+}
+
+#[inline]
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// The learning rate at `progress` (0..1) of the run: cosine from `lr` to
+/// `final_lr`.
+fn learning_rate(config: &Config, progress: f32) -> f32 {
+    let cos = (std::f32::consts::PI * progress.clamp(0.0, 1.0)).cos();
+    config.final_lr + 0.5 * (config.lr - config.final_lr) * (1.0 + cos)
+}
+
+/// Loads the data, splits off the validation games, trains, and writes a
+/// checkpoint and a net each epoch. Returns the last validation loss.
+pub fn run(config: &Config) -> Result<f32, String> {
+    let mut records = Vec::new();
+    for path in &config.data {
+        let file = trainingdata::read_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if file.trailing_bytes != 0 {
+            eprintln!(
+                "warning: {} ends in a partial record ({} bytes), ignored",
+                path.display(),
+                file.trailing_bytes
+            );
+        }
+        records.extend(file.records);
+    }
+    // The last records are whole games, kept apart from the training ones.
+    let held_out = ((records.len() as f64 * config.validation) as usize).max(1);
+    if records.len() <= held_out + config.batch.min(records.len() / 2) {
+        return Err(format!(
+            "{} positions are too few to train on",
+            records.len()
+        ));
+    }
+    let validation = records.split_off(records.len() - held_out);
+    let train = records;
+    fs::create_dir_all(&config.out).map_err(|e| format!("{}: {e}", config.out.display()))?;
+    let mut trainer = match &config.resume {
+        Some(path) => Trainer::load_checkpoint(path)?,
+        None => Trainer::new(config.seed),
+    };
+    eprintln!(
+        "training on {} positions, validating on {}, hidden {H}, epochs {}..{}, {} threads",
+        train.len(),
+        validation.len(),
+        trainer.epoch + 1,
+        config.epochs,
+        config.threads
+    );
+    let mut grads = vec![vec![0.0f32; PARAMS]; config.threads];
+    let batches = train.len() / config.batch;
+    let mut last = trainer.loss(&validation, config.wdl, config.threads);
+    eprintln!("epoch {} validation loss {last:.6}", trainer.epoch);
+    let mut log = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(config.out.join("log.txt"))
+        .map_err(|e| format!("log: {e}"))?;
+    let mut batch = Vec::with_capacity(config.batch);
+    let last_epoch = config
+        .stop_after
+        .unwrap_or(config.epochs)
+        .min(config.epochs);
+    while trainer.epoch < last_epoch {
+        let epoch = trainer.epoch + 1;
+        // The epoch's order depends only on the seed and the epoch, so a
+        // resumed run sees the batches the interrupted one would have.
+        let mut order: Vec<u32> = (0..train.len() as u32).collect();
+        let mut rng = Rng::new(config.seed, epoch as u64);
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        let start = Instant::now();
+        let mut shown = Instant::now();
+        let mut running = 0.0f32;
+        for b in 0..batches {
+            let progress = ((epoch - 1) as f32 + b as f32 / batches as f32) / config.epochs as f32;
+            let lr = learning_rate(config, progress);
+            batch.clear();
+            let indices = &order[b * config.batch..(b + 1) * config.batch];
+            batch.extend(indices.iter().map(|&i| train[i as usize]));
+            running += trainer.train_batch(&batch, config, lr, &mut grads);
+            if shown.elapsed().as_secs_f32() >= 5.0 || b + 1 == batches {
+                shown = Instant::now();
+                eprintln!(
+                    "epoch {epoch} batch {}/{batches} loss {:.6} lr {lr:.6} {:.0} pos/s",
+                    b + 1,
+                    running / (b + 1) as f32,
+                    ((b + 1) * config.batch) as f64 / start.elapsed().as_secs_f64()
+                );
+            }
+        }
+        trainer.epoch = epoch;
+        last = trainer.loss(&validation, config.wdl, config.threads);
+        let line = format!(
+            "epoch {epoch} train loss {:.6} validation loss {last:.6} time {:.1} s",
+            running / batches.max(1) as f32,
+            start.elapsed().as_secs_f32()
+        );
+        eprintln!("{line}");
+        writeln!(log, "{line}").map_err(|e| format!("log: {e}"))?;
+        trainer
+            .save_checkpoint(&config.out.join("checkpoint.bin"))
+            .map_err(|e| format!("checkpoint: {e}"))?;
+        fs::write(
+            config.out.join(format!("net-{epoch}.nnue")),
+            trainer.quantise().to_bytes(),
+        )
+        .map_err(|e| format!("net: {e}"))?;
+    }
+    Ok(last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen;
+
+    /// A few self-play games at a tiny node budget, written as a data file.
+    fn tiny_data(dir: &Path) -> PathBuf {
+        let out = dir.join("tiny.bin");
+        let config = datagen::Config {
+            out: out.clone(),
+            nodes: 300,
+            games: Some(24),
+            threads: 2,
+            ..datagen::Config::default()
+        };
+        datagen::run(&config).unwrap();
+        out
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("lasker-train-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn training_lowers_the_loss_and_a_resumed_run_ends_where_a_whole_one_does() {
+        let dir = scratch("resume");
+        let data = tiny_data(&dir);
+        let config = |out: &str, epochs| Config {
+            data: vec![data.clone()],
+            out: dir.join(out),
+            epochs,
+            batch: 256,
+            lr: 0.01,
+            threads: 2,
+            validation: 0.1,
+            ..Config::default()
+        };
+        let records = trainingdata::read_file(&data).unwrap().records;
+        let before = Trainer::new(1).loss(&records, 0.3, 2);
+        let whole = run(&config("whole", 4)).unwrap();
+        let trained = Trainer::load_checkpoint(&dir.join("whole/checkpoint.bin"))
+            .unwrap()
+            .loss(&records, 0.3, 2);
+        assert!(trained < before * 0.9, "loss {trained}, untrained {before}");
+
+        let first_part = Config {
+            stop_after: Some(2),
+            ..config("parts", 4)
+        };
+        run(&first_part).unwrap();
+        let resumed = Config {
+            resume: Some(dir.join("parts/checkpoint.bin")),
+            ..config("parts", 4)
+        };
+        assert_eq!(run(&resumed).unwrap(), whole);
+        let a = fs::read(dir.join("whole/net-4.nnue")).unwrap();
+        let b = fs::read(dir.join("parts/net-4.nnue")).unwrap();
+        assert!(a == b, "the resumed run's net differs");
+        // The exported net loads in the engine.
+        Network::from_bytes(&a).unwrap();
+
+        // A file that is not a checkpoint is refused, not trusted.
+        fs::write(dir.join("bad.bin"), b"not a checkpoint").unwrap();
+        assert!(Trainer::load_checkpoint(&dir.join("bad.bin")).is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bad_arguments_and_data_are_errors() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert!(Config::from_args(&args("--data a.bin --out o --epochs 3")).is_ok());
+        for bad in [
+            "--out o",
+            "--data a.bin",
+            "--data a --out o --wdl 2",
+            "--data a --out o --lr x",
+        ] {
+            assert!(Config::from_args(&args(bad)).is_err(), "{bad}");
+        }
+        let dir = scratch("bad");
+        let config = Config {
+            data: vec![dir.join("missing.bin")],
+            out: dir.join("out"),
+            ..Config::default()
+        };
+        assert!(run(&config).is_err());
+        fs::write(dir.join("short.bin"), [0u8; 64]).unwrap();
+        let config = Config {
+            data: vec![dir.join("short.bin")],
+            ..config
+        };
+        assert!(run(&config).unwrap_err().contains("too few"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
