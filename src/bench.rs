@@ -3,10 +3,12 @@
 //! change to search or evaluation that changes behaviour changes it, so it is
 //! quoted in every such commit.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use shakmaty::CastlingMode;
 
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::search::{Control, SearchSetup, Searcher, Techniques};
 use crate::timeman::Limits;
@@ -43,8 +45,9 @@ impl BenchResult {
 }
 
 /// Searches every bench position to `depth`; each search starts fresh.
-/// `techniques` is all of them except in an ablation build's experiments.
-pub fn run(depth: u32, techniques: Techniques) -> BenchResult {
+/// `techniques` is all of them except in an ablation build's experiments;
+/// `net` is the evaluation network (`None`: the hand-crafted evaluation).
+pub fn run(depth: u32, techniques: Techniques, net: Option<Arc<Network>>) -> BenchResult {
     let tt = TranspositionTable::new(BENCH_HASH_MB).expect("bench hash table");
     let start = Instant::now();
     let mut nodes = 0;
@@ -56,6 +59,7 @@ pub fn run(depth: u32, techniques: Techniques) -> BenchResult {
         let control = Control::default();
         let setup = SearchSetup {
             techniques,
+            net: net.clone(),
             ..SearchSetup::quiet(&control, &tt, Limits::depth(depth))
         };
         let mut searcher = Searcher::new(pos, &setup, 0);
@@ -87,6 +91,14 @@ mod tests {
 
     #[test]
     fn bench_is_deterministic() {
-        assert_eq!(run(3, Techniques::ALL).nodes, run(3, Techniques::ALL).nodes);
+        assert_eq!(
+            run(3, Techniques::ALL, None).nodes,
+            run(3, Techniques::ALL, None).nodes
+        );
+        let net = Some(crate::nnue::embedded());
+        assert_eq!(
+            run(3, Techniques::ALL, net.clone()).nodes,
+            run(3, Techniques::ALL, net).nodes
+        );
     }
 }

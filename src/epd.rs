@@ -6,6 +6,9 @@
 use shakmaty::san::San;
 use shakmaty::{CastlingMode, Move};
 
+use std::sync::Arc;
+
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::search::{Control, SearchSetup, Searcher};
 use crate::timeman::Limits;
@@ -62,7 +65,12 @@ pub fn parse_line(line: &str) -> Result<EpdEntry, String> {
 
 /// Searches `entry` for `ms` milliseconds; returns the move and whether it
 /// solves the position.
-pub fn solve(entry: &EpdEntry, ms: u64, tt: &TranspositionTable) -> (Option<Move>, bool) {
+pub fn solve(
+    entry: &EpdEntry,
+    ms: u64,
+    tt: &TranspositionTable,
+    net: Option<Arc<Network>>,
+) -> (Option<Move>, bool) {
     tt.clear();
     tt.new_search(entry.position.piece_count());
     let control = Control::default();
@@ -70,7 +78,10 @@ pub fn solve(entry: &EpdEntry, ms: u64, tt: &TranspositionTable) -> (Option<Move
         movetime: Some(ms),
         ..Default::default()
     };
-    let setup = SearchSetup::quiet(&control, tt, limits);
+    let setup = SearchSetup {
+        net,
+        ..SearchSetup::quiet(&control, tt, limits)
+    };
     let result = Searcher::new(entry.position.clone(), &setup, 0).iterate();
     let ok = result.best.is_some_and(|m| {
         (entry.best.is_empty() || entry.best.contains(&m)) && !entry.avoid.contains(&m)
@@ -100,7 +111,7 @@ mod tests {
     fn solves_a_mate_in_one() {
         let e = parse_line("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"m1\";").unwrap();
         let tt = TranspositionTable::new(1).unwrap();
-        let (m, ok) = solve(&e, 100, &tt);
+        let (m, ok) = solve(&e, 100, &tt, None);
         assert!(ok, "{m:?}");
     }
 }

@@ -52,6 +52,10 @@ pub struct Config {
     pub lr: f32,
     pub final_lr: f32,
     pub wdl: f32,
+    /// Show each position mirrored left to right in half the epochs' draws:
+    /// the evaluation is (all but castling, which the net doesn't see)
+    /// symmetric, so this doubles what little data there is.
+    pub mirror: bool,
     pub weight_decay: f32,
     pub threads: usize,
     /// Share of the data (its last records: whole games) held out.
@@ -73,6 +77,7 @@ impl Default for Config {
             lr: 0.001,
             final_lr: 0.00001,
             wdl: 0.3,
+            mirror: true,
             weight_decay: 0.01,
             threads: 2,
             validation: 0.02,
@@ -84,7 +89,8 @@ impl Default for Config {
 }
 
 pub const USAGE: &str = "usage: lasker train --data FILE [--data FILE ...] --out DIR [--epochs N]
-                    [--batch N] [--lr X] [--final-lr X] [--wdl X] [--weight-decay X]
+                    [--batch N] [--lr X] [--final-lr X] [--wdl X] [--mirror on|off]
+                    [--weight-decay X]
                     [--threads N] [--validation FRACTION] [--seed S] [--resume DIR/checkpoint.bin]
                     [--stop-after EPOCH]
   Trains the net on datagen records; writes DIR/checkpoint.bin and DIR/net-<epoch>.nnue each epoch.";
@@ -110,6 +116,13 @@ impl Config {
                 "--lr" => c.lr = num(flag, value)?,
                 "--final-lr" => c.final_lr = num(flag, value)?,
                 "--wdl" => c.wdl = num(flag, value)?,
+                "--mirror" => {
+                    c.mirror = match value.as_str() {
+                        "on" | "true" => true,
+                        "off" | "false" => false,
+                        _ => return Err(format!("--mirror takes on or off, not '{value}'")),
+                    }
+                }
                 "--weight-decay" => c.weight_decay = num(flag, value)?,
                 "--threads" => c.threads = num(flag, value)?,
                 "--validation" => c.validation = num(flag, value)?,
@@ -395,6 +408,26 @@ impl Trainer {
     }
 }
 
+/// The record of the same position mirrored left to right (a-file to
+/// h-file).
+pub fn mirrored(record: &ChessBoard) -> ChessBoard {
+    let mut pieces: ArrayVec<(u8, u8), 32> =
+        (*record).into_iter().map(|(p, sq)| (p, sq ^ 7)).collect();
+    pieces.sort_unstable_by_key(|&(_, sq)| sq);
+    let mut out = ChessBoard {
+        occ: 0,
+        pcs: [0; 16],
+        ksq: record.ksq ^ 7,
+        opp_ksq: record.opp_ksq ^ 7,
+        ..*record
+    };
+    for (i, (piece, square)) in pieces.into_iter().enumerate() {
+        out.occ |= 1 << square;
+        out.pcs[i / 2] |= piece << (4 * (i & 1));
+    }
+    out
+}
+
 #[inline]
 fn screlu(x: f32) -> f32 {
     let c = x.clamp(0.0, 1.0);
@@ -477,7 +510,14 @@ pub fn run(config: &Config) -> Result<f32, String> {
             let lr = learning_rate(config, progress);
             batch.clear();
             let indices = &order[b * config.batch..(b + 1) * config.batch];
-            batch.extend(indices.iter().map(|&i| train[i as usize]));
+            batch.extend(indices.iter().map(|&i| {
+                let record = train[i as usize];
+                if config.mirror && rng.next_u64() & 1 == 1 {
+                    mirrored(&record)
+                } else {
+                    record
+                }
+            }));
             running += trainer.train_batch(&batch, config, lr, &mut grads);
             if shown.elapsed().as_secs_f32() >= 5.0 || b + 1 == batches {
                 shown = Instant::now();
@@ -578,6 +618,22 @@ mod tests {
         fs::write(dir.join("bad.bin"), b"not a checkpoint").unwrap();
         assert!(Trainer::load_checkpoint(&dir.join("bad.bin")).is_err());
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn mirroring_flips_files() {
+        use shakmaty::CastlingMode;
+        for fen in crate::bench::bench_fens() {
+            let pos = crate::position::Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let record = trainingdata::encode(pos.board(), 17, trainingdata::GameResult::Draw);
+            let m = mirrored(&record);
+            assert_eq!(mirrored(&m), record);
+            let mut board = trainingdata::decode_board(&record);
+            board.flip_horizontal();
+            assert_eq!(trainingdata::decode_board(&m), board, "{fen}");
+            assert_eq!((m.score, m.result), (17, 1));
+            assert_eq!(m.ksq, board.king_of(shakmaty::Color::White).unwrap() as u8);
+        }
     }
 
     #[test]

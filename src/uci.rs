@@ -540,7 +540,7 @@ impl Uci {
                 _ => return error(&format!("bench depth '{d}' is not a number in 1..64")),
             },
         };
-        let r = bench::run(depth, self.options.techniques);
+        let r = bench::run(depth, self.options.techniques, self.net_in_use());
         send(&format!(
             "info string repetition checks {} decided by the counter alone {} ({:.2}%)",
             r.repetition_checks,
@@ -577,7 +577,7 @@ impl Uci {
                     continue;
                 }
             };
-            let (m, ok) = epd::solve(&entry, ms, &self.tt);
+            let (m, ok) = epd::solve(&entry, ms, &self.tt, self.net_in_use());
             total += 1;
             solved += usize::from(ok);
             let played = m.map_or("0000".to_string(), |m| entry.position.uci(m));
@@ -698,6 +698,12 @@ impl Uci {
                 Ok(())
             }
         }
+    }
+
+    /// The net the search evaluates with, `None` for the hand-crafted
+    /// evaluation.
+    fn net_in_use(&self) -> Option<Arc<Network>> {
+        self.options.use_nnue.then(|| Arc::clone(&self.options.net))
     }
 
     /// `eval`: the net's score (the one the search uses when `UseNNUE` is
