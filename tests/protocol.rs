@@ -1359,3 +1359,83 @@ fn two_threads_search() {
     out.check(&pos, CastlingMode::Standard);
     assert!(e.isready().is_empty());
 }
+
+// ---------------------------------------------------------------------------
+// 12. The evaluation network: EvalFile and UseNNUE
+// ---------------------------------------------------------------------------
+
+/// The net score `eval` prints for the side to move.
+fn nnue_score(e: &mut Engine) -> i32 {
+    e.send("eval");
+    let lines = e.isready();
+    let line = lines
+        .iter()
+        .find(|l| l.starts_with("NNUE evaluation: "))
+        .unwrap_or_else(|| panic!("no NNUE line in {lines:?}"));
+    line["NNUE evaluation: ".len()..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn eval_file_refuses_bad_nets_and_keeps_the_current_one() {
+    let dir = std::env::temp_dir().join(format!("lasker-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let embedded = std::fs::read("nets/default.nnue").unwrap();
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &embedded[..embedded.len() / 2]).unwrap();
+    let corrupt = dir.join("corrupt.nnue");
+    let mut bytes = embedded.clone();
+    bytes[5000] ^= 0x40;
+    std::fs::write(&corrupt, &bytes).unwrap();
+    // The same net with a different output bias: a different score.
+    let other = dir.join("other.nnue");
+    let mut bytes = embedded.clone();
+    let bias_at = bytes.len() - 12;
+    let bias = i32::from_le_bytes(bytes[bias_at..bias_at + 4].try_into().unwrap()) + 255 * 64;
+    bytes[bias_at..bias_at + 4].copy_from_slice(&bias.to_le_bytes());
+    let body = bytes.len() - 8;
+    let checksum = bytes[..body]
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+    bytes[body..].copy_from_slice(&checksum.to_le_bytes());
+    std::fs::write(&other, &bytes).unwrap();
+
+    let mut e = Engine::new();
+    e.send("position fen 8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1");
+    let start = nnue_score(&mut e);
+    for bad in [
+        truncated.display().to_string(),
+        corrupt.display().to_string(),
+        "/no/such/file.nnue".to_string(),
+    ] {
+        e.expect_error(&format!("setoption name EvalFile value {bad}"));
+        assert_eq!(nnue_score(&mut e), start, "a refused file changed the net");
+    }
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        other.display()
+    ));
+    let lines = e.isready();
+    assert!(lines.iter().any(|l| l.contains("loaded")), "{lines:?}");
+    // One 400-cp unit more (give or take the rounding of the division).
+    let moved = nnue_score(&mut e);
+    assert!((moved - start - 400).abs() <= 1, "{start} -> {moved}");
+    e.send("setoption name EvalFile value <embedded>");
+    assert_eq!(nnue_score(&mut e), start);
+
+    // Searching with the net gives legal moves and stops at its limits.
+    e.send("setoption name UseNNUE value true");
+    let mode = CastlingMode::Standard;
+    for (fen, moves) in [(START_FEN, vec![]), (KIWIPETE, vec!["e1g1"])] {
+        let pos = position(fen, &moves, mode);
+        e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+        e.go("go depth 7").check(&pos, mode);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
