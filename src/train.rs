@@ -72,11 +72,13 @@ impl Default for Config {
         Config {
             data: Vec::new(),
             out: PathBuf::from("train-out"),
-            epochs: 20,
-            batch: 16_384,
+            epochs: 30,
+            batch: 4_096,
             lr: 0.001,
             final_lr: 0.00001,
-            wdl: 0.3,
+            // A few thousand games' results are too few to learn from: the
+            // net memorises them (README "Evaluation").
+            wdl: 0.0,
             mirror: true,
             weight_decay: 0.01,
             threads: 2,

@@ -41,6 +41,7 @@ impl AccumulatorStack {
         let top = pos.height() - 1;
         self.bring_up_to_date(net, pos, top);
         let acc = &self.entries[top].acc;
+        debug_assert!(*acc == net.refresh(pos.board().board()), "{}", pos.fen());
         let us = pos.turn();
         net.output(&acc[us as usize], &acc[!us as usize])
     }
