@@ -13,13 +13,15 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Color, Move, Position as _};
 
+use crate::nnue::{self, Network};
 use crate::position::Position;
 use crate::search::{Control, MATE_BOUND, SearchMemory, SearchSetup, Searcher};
 use crate::timeman::Limits;
@@ -41,6 +43,9 @@ pub struct Config {
     pub random_plies: usize,
     pub hash_mb: usize,
     pub progress_every: Duration,
+    /// The evaluation the games are played with: a net, or `None` for the
+    /// hand-crafted evaluation (generation 0).
+    pub net: Option<Arc<Network>>,
 }
 
 impl Default for Config {
@@ -55,14 +60,17 @@ impl Default for Config {
             random_plies: 8,
             hash_mb: 16,
             progress_every: Duration::from_secs(5),
+            net: None,
         }
     }
 }
 
 pub const USAGE: &str = "usage: lasker datagen --out FILE [--threads N] [--seed S] [--nodes N]
                       [--positions N | --games N] [--random-plies N] [--hash MB]
+                      [--net embedded|FILE]
   Self-play games; appends bulletformat ChessBoard records (32 bytes each) to FILE.
   --nodes: soft node limit per move (default 5000); --random-plies: opening plies (default 8).
+  --net: play with this evaluation network (default: the hand-crafted evaluation).
   Without --positions or --games it runs until killed (Ctrl-C loses at most the games in play).";
 
 impl Config {
@@ -89,6 +97,12 @@ impl Config {
                 "--games" => config.games = Some(number(flag, value()?)?),
                 "--random-plies" => config.random_plies = number(flag, value()?)?,
                 "--hash" => config.hash_mb = number(flag, value()?)?,
+                "--net" => {
+                    config.net = Some(match value()?.as_str() {
+                        "embedded" => nnue::embedded(),
+                        path => Arc::new(Network::load(Path::new(path)).map_err(|e| e.0)?),
+                    })
+                }
                 _ => return Err(format!("unknown flag '{flag}'\n{USAGE}")),
             }
         }
@@ -296,7 +310,7 @@ pub fn play_game(
         if ply >= MAX_GAME_PLIES {
             break;
         }
-        let (searched, best, score, learned) = search(pos, tt, config.nodes, memory);
+        let (searched, best, score, learned) = search(pos, tt, config, memory);
         (pos, memory) = (searched, learned);
         let Some(best) = best else { break };
         if ply == 0 && score.abs() > MAX_OPENING_SCORE {
@@ -362,9 +376,10 @@ pub fn play_game(
 fn search(
     pos: Position,
     tt: &TranspositionTable,
-    nodes: u64,
+    config: &Config,
     memory: SearchMemory,
 ) -> (Position, Option<Move>, i32, SearchMemory) {
+    let nodes = config.nodes;
     tt.new_search(pos.piece_count());
     let control = Control::default();
     let limits = Limits {
@@ -372,7 +387,10 @@ fn search(
         soft_nodes: Some(nodes),
         ..Limits::default()
     };
-    let setup = SearchSetup::quiet(&control, tt, limits);
+    let setup = SearchSetup {
+        net: config.net.clone(),
+        ..SearchSetup::quiet(&control, tt, limits)
+    };
     let mut searcher = Searcher::with_memory(pos, &setup, 0, memory);
     let result = searcher.iterate();
     let pos = std::mem::take(&mut searcher.pos);
@@ -493,6 +511,22 @@ mod tests {
     }
 
     #[test]
+    fn a_net_can_play_the_games() {
+        let config = Config {
+            net: Some(nnue::embedded()),
+            ..small_config()
+        };
+        let tt = TranspositionTable::new(1).unwrap();
+        let mut rng = Rng::new(5, 0);
+        let game =
+            std::iter::from_fn(|| Some(play_game(&config, &tt, &mut rng, &AtomicBool::new(false))))
+                .flatten()
+                .next()
+                .unwrap();
+        assert!(!game.positions.is_empty() && !game.aborted);
+    }
+
+    #[test]
     fn flags_are_checked() {
         let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
         let c = Config::from_args(&args("--out x.bin --threads 3 --nodes 900 --games 5")).unwrap();
@@ -506,6 +540,7 @@ mod tests {
             "--out x --nodes many",
             "--out x --games",
             "--out x --colour blue",
+            "--out x --net /no/such/net.nnue",
         ] {
             assert!(Config::from_args(&args(bad)).is_err(), "{bad}");
         }
