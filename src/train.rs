@@ -159,6 +159,14 @@ pub struct Trainer {
     pub epoch: usize,
 }
 
+/// What the forward pass leaves for the backward one.
+struct Forward {
+    /// The side to move's active inputs, then the other side's.
+    active: [ArrayVec<usize, 32>; 2],
+    acc: [[f32; H]; 2],
+    out: f32,
+}
+
 /// The active inputs of a record for the side to move and for the other
 /// side (the record is written from the side to move's view).
 fn inputs(record: &ChessBoard) -> (ArrayVec<usize, 32>, ArrayVec<usize, 32>) {
@@ -208,14 +216,26 @@ impl Trainer {
 
     /// The float output (centipawns / 400) for a record's side to move.
     pub fn output(&self, record: &ChessBoard) -> f32 {
+        self.forward(record).out
+    }
+
+    /// The forward pass: the side to move's and the other side's active
+    /// inputs and accumulators, and the output.
+    fn forward(&self, record: &ChessBoard) -> Forward {
         let (us, them) = inputs(record);
+        let acc = [self.accumulate(&us), self.accumulate(&them)];
         let p = &self.params;
-        let (acc_us, acc_them) = (self.accumulate(&us), self.accumulate(&them));
         let mut out = p[B2];
-        for j in 0..H {
-            out += screlu(acc_us[j]) * p[W2 + j] + screlu(acc_them[j]) * p[W2 + H + j];
+        for (side, acc) in acc.iter().enumerate() {
+            for (a, w) in acc.iter().zip(&p[W2 + side * H..W2 + (side + 1) * H]) {
+                out += screlu(*a) * w;
+            }
         }
-        out
+        Forward {
+            active: [us, them],
+            acc,
+            out,
+        }
     }
 
     fn accumulate(&self, active: &[usize]) -> [f32; H] {
@@ -232,18 +252,13 @@ impl Trainer {
 
     /// Adds the gradient of one record's loss to `grad`; returns the loss.
     fn backprop(&self, record: &ChessBoard, wdl: f32, grad: &mut [f32]) -> f32 {
-        let (us, them) = inputs(record);
+        let Forward { active, acc, out } = self.forward(record);
         let p = &self.params;
-        let (acc_us, acc_them) = (self.accumulate(&us), self.accumulate(&them));
-        let mut out = p[B2];
-        for j in 0..H {
-            out += screlu(acc_us[j]) * p[W2 + j] + screlu(acc_them[j]) * p[W2 + H + j];
-        }
         let predicted = sigmoid(out);
         let error = predicted - target(record, wdl);
         let g = 2.0 * error * predicted * (1.0 - predicted);
         grad[B2] += g;
-        for (side, (acc, active)) in [(&acc_us, &us), (&acc_them, &them)].into_iter().enumerate() {
+        for (side, (acc, active)) in acc.iter().zip(&active).enumerate() {
             let mut d_acc = [0.0f32; H];
             for j in 0..H {
                 grad[W2 + side * H + j] += g * screlu(acc[j]);
