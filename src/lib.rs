@@ -17,6 +17,7 @@ pub mod perft;
 pub mod position;
 pub mod search;
 pub mod see;
+pub mod tablebase;
 pub mod timeman;
 pub mod tt;
 pub mod uci;
