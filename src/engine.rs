@@ -16,6 +16,7 @@ use log::debug;
 
 use crate::position::Position;
 use crate::search::{Control, SearchMemory, SearchResult, SearchSetup, Searcher, Techniques};
+use crate::tablebase::Syzygy;
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::TranspositionTable;
 
@@ -32,6 +33,8 @@ pub struct SearchRequest {
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub techniques: Techniques,
+    /// Endgame tablebases, if any are loaded and probing is on.
+    pub syzygy: Option<Syzygy>,
 }
 
 /// Sent to the UCI loop when a search has printed its `bestmove`.
@@ -192,6 +195,7 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         multipv,
         move_overhead_ms,
         techniques,
+        syzygy,
     } = request;
     let budget = TimeBudget::new(&limits, position.turn(), move_overhead_ms);
     debug!("search: {limits:?} budget {budget:?} threads {threads}");
@@ -206,6 +210,7 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         multipv,
         verbose: true,
         techniques,
+        syzygy: syzygy.as_ref(),
     };
     let mut memories = flags
         .memories
@@ -279,6 +284,7 @@ mod tests {
             multipv: 1,
             move_overhead_ms: 0,
             techniques: Techniques::ALL,
+            syzygy: None,
         };
         assert_eq!(memories_kept(&engine), 0);
         engine.go(request(2), done.clone());

@@ -20,6 +20,7 @@ use crate::eval;
 use crate::perft;
 use crate::position::Position;
 use crate::search::Techniques;
+use crate::tablebase::{self, Syzygy, Tables, TbSettings};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
@@ -50,8 +51,7 @@ enum OptionKind {
         default: bool,
     },
     Button,
-    /// A free-text value (`type string`); only ablation builds have one.
-    #[cfg_attr(not(feature = "ablation"), allow(dead_code))]
+    /// A free-text value (`type string`, default `<empty>`).
     Text,
 }
 
@@ -111,6 +111,31 @@ const OPTIONS: &[OptionSpec] = &[
         name: "UCI_Chess960",
         kind: OptionKind::Check { default: false },
     },
+    // Endgame tablebases, named as in other engines.
+    OptionSpec {
+        name: "SyzygyPath",
+        kind: OptionKind::Text,
+    },
+    OptionSpec {
+        name: "SyzygyProbeDepth",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+    },
+    OptionSpec {
+        name: "Syzygy50MoveRule",
+        kind: OptionKind::Check { default: true },
+    },
+    OptionSpec {
+        name: "SyzygyProbeLimit",
+        kind: OptionKind::Spin {
+            default: tablebase::MAX_PIECES as i64,
+            min: 0,
+            max: tablebase::MAX_PIECES as i64,
+        },
+    },
 ];
 
 /// Builds with `--features ablation` (for matches that measure what a
@@ -140,6 +165,10 @@ pub struct Options {
     /// The search techniques in use: all of them, unless an ablation build
     /// switched some off.
     pub techniques: Techniques,
+    /// `SyzygyPath` as set (empty: no tablebases).
+    pub syzygy_path: String,
+    /// The other `Syzygy*` options.
+    pub syzygy: TbSettings,
 }
 
 impl Default for Options {
@@ -152,6 +181,8 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             techniques: Techniques::ALL,
+            syzygy_path: String::new(),
+            syzygy: TbSettings::default(),
         }
     }
 }
@@ -167,6 +198,8 @@ pub struct Uci {
     options: Options,
     position: Position,
     tt: Arc<TranspositionTable>,
+    /// The tables `SyzygyPath` found, if any.
+    tables: Option<Arc<Tables>>,
     engine: Engine,
     done_tx: Sender<SearchFinished>,
     done_rx: Receiver<SearchFinished>,
@@ -185,6 +218,7 @@ impl Uci {
             options: Options::default(),
             position: Position::default(),
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB).expect("default hash table")),
+            tables: None,
             engine: Engine::new(),
             done_tx,
             done_rx,
@@ -404,6 +438,10 @@ impl Uci {
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
             techniques: self.options.techniques,
+            syzygy: self
+                .tables
+                .as_ref()
+                .and_then(|t| Syzygy::new(Arc::clone(t), self.options.syzygy)),
         };
         self.engine.go(request, self.done_tx.clone());
     }
@@ -625,6 +663,7 @@ impl Uci {
                 match spec.name {
                     "Ponder" => self.options.ponder = b,
                     "UCI_Chess960" => self.set_chess960(b),
+                    "Syzygy50MoveRule" => self.options.syzygy.fifty_move_rule = b,
                     _ => unreachable!("every check option is handled"),
                 }
                 Ok(())
@@ -634,6 +673,7 @@ impl Uci {
                 let v = if v.trim() == "<empty>" { "" } else { v.trim() };
                 match spec.name {
                     "Disable" => self.options.techniques = Techniques::all_but(v)?,
+                    "SyzygyPath" => self.set_syzygy_path(v),
                     _ => unreachable!("every string option is handled"),
                 }
                 Ok(())
@@ -658,6 +698,8 @@ impl Uci {
             "Threads" => self.options.threads = n as usize,
             "Move Overhead" => self.options.move_overhead_ms = n as u64,
             "MultiPV" => self.options.multipv = n as usize,
+            "SyzygyProbeDepth" => self.options.syzygy.probe_depth = n as i32,
+            "SyzygyProbeLimit" => self.options.syzygy.probe_limit = n as u32,
             _ => unreachable!("every spin option is handled"),
         }
         Ok(())
@@ -675,6 +717,27 @@ impl Uci {
                 self.tt = Arc::new(tt);
                 Ok(())
             }
+        }
+    }
+
+    /// `SyzygyPath`: loads the tables of its folders (replacing any loaded
+    /// before; the next search uses them) and says what it found. A folder
+    /// that can't be read or holds no tables is an error; the engine plays
+    /// on with whatever tables the other folders gave, or none.
+    fn set_syzygy_path(&mut self, path: &str) {
+        let loaded = tablebase::load(path);
+        self.tables = loaded.tables.map(Arc::new);
+        self.options.syzygy_path = path.to_string();
+        let count = loaded.errors.len();
+        for (i, e) in loaded.errors.iter().enumerate() {
+            if i + 1 == count && self.tables.is_none() {
+                error(&format!("{e}; playing without tablebases"));
+            } else {
+                error(e);
+            }
+        }
+        if let Some(t) = &self.tables {
+            send(&format!("info string {}", t.summary(path)));
         }
     }
 
