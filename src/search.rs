@@ -1195,10 +1195,16 @@ impl<'a> Searcher<'a> {
             // No legal move (pruning never skips the first one).
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
-        let best = best.clamp(tb_bounds.0, tb_bounds.1);
-        let bound = Bound::of_result(best, original_alpha, beta);
-        self.store_tt(ply, best_move, best, depth, bound);
-        best
+        // A tablebase bound that the search could not see beyond: the
+        // result is that bound, and only a bound.
+        let clamped = best.clamp(tb_bounds.0, tb_bounds.1);
+        let bound = match clamped.cmp(&best) {
+            std::cmp::Ordering::Greater => Bound::Lower,
+            std::cmp::Ordering::Less => Bound::Upper,
+            std::cmp::Ordering::Equal => Bound::of_result(best, original_alpha, beta),
+        };
+        self.store_tt(ply, best_move, clamped, depth, bound);
+        clamped
     }
 
     /// The tablebase result of this node as a score and the bound it

@@ -315,8 +315,9 @@ impl Syzygy {
     /// `dtz + c <= 99` (one ply of slack for the rounding of DTZ values), and
     /// sure wins all rank alike, so the search chooses among them; a win
     /// beyond that is cursed (ranked by DTZ, above draws); losses mirror it.
-    /// Once the root position has occurred before, wins rank by DTZ too, so
-    /// that shuffling can't go on. Moves that keep the best rank keep the
+    /// Once a position has repeated since the last zeroing move, wins rank
+    /// by DTZ too, so that shuffling can't go on; and a win that returns to
+    /// a position of the game ranks below every other win. Moves that keep the best rank keep the
     /// result: with them the counter can never run out before the win is
     /// converted.
     pub fn rank_root_moves(&self, pos: &mut Position, moves: &[Move]) -> Option<Vec<RootRank>> {
@@ -325,10 +326,11 @@ impl Syzygy {
         }
         let tb = &self.tables.tablebase;
         let counter = pos.halfmoves() as i32;
-        let repeated = pos.is_repetition(usize::MAX);
+        let repeated = pos.has_repeated();
         let mut ranks = Vec::with_capacity(moves.len());
         for &m in moves {
             pos.make(m);
+            let seen = pos.halfmoves() != 0 && pos.is_repetition(usize::MAX);
             let dtz = if pos.halfmoves() == 0 {
                 // A zeroing move: the WDL after it tells all.
                 tb.probe_wdl_after_zeroing(pos.board())
@@ -359,13 +361,19 @@ impl Syzygy {
                 debug!("syzygy: DTZ ranking failed at the root {}", pos.fen());
                 return None;
             };
-            ranks.push(self.rank(dtz, counter, repeated));
+            // A win that returns to a position of the game is the last
+            // resort among wins: a repetition is how wins are spoilt (and
+            // match referees end a game as soon as a player could claim one).
+            ranks.push(self.rank(dtz, counter, repeated, seen));
         }
         Some(ranks)
     }
 
     /// One root move's rank from its DTZ counted from the root.
-    fn rank(&self, dtz: i32, counter: i32, repeated: bool) -> RootRank {
+    /// `seen`: the move returns to a position of the game; such a win
+    /// ranks below every other win that keeps the result, but above a win
+    /// the counter spoils. (Ranks are doubled to make room for it.)
+    fn rank(&self, dtz: i32, counter: i32, repeated: bool, seen: bool) -> RootRank {
         let rank = if dtz > 0 {
             if dtz + counter <= 99 && !repeated {
                 MAX_DTZ
@@ -398,6 +406,11 @@ impl Syzygy {
             Wdl::BlessedLoss
         } else {
             Wdl::Loss
+        };
+        let rank = if seen && wdl == Wdl::Win {
+            2 * bound + 1
+        } else {
+            2 * rank
         };
         RootRank { rank, wdl }
     }
@@ -482,41 +495,47 @@ mod tests {
 
     #[test]
     fn ranks_follow_dtz_and_the_counter() {
-        let s = |fifty_move_rule| TbSettings {
-            fifty_move_rule,
-            ..TbSettings::default()
+        // The ranking needs no tables.
+        let ranker = |fifty_move_rule| Syzygy {
+            tables: Arc::new(Tables {
+                tablebase: Tablebase::new(),
+                wdl_files: 0,
+                dtz_files: 0,
+                tables_by_pieces: [0; 8],
+            }),
+            settings: TbSettings {
+                fifty_move_rule,
+                ..TbSettings::default()
+            },
+            cardinality: 5,
         };
-        let rank = |dtz, counter, repeated, rule| {
-            // `rank` needs no tables: build the ranking alone.
-            let r = Syzygy {
-                tables: Arc::new(Tables {
-                    tablebase: Tablebase::new(),
-                    wdl_files: 0,
-                    dtz_files: 0,
-                    tables_by_pieces: [0; 8],
-                }),
-                settings: s(rule),
-                cardinality: 5,
-            };
-            r.rank(dtz, counter, repeated)
-        };
+        let (with50, without50) = (ranker(true), ranker(false));
+        let rank = |dtz, counter, repeated| with50.rank(dtz, counter, repeated, false);
         // Sure wins rank alike, whatever their DTZ.
-        assert_eq!(rank(5, 0, false, true), rank(60, 0, false, true));
-        assert_eq!(rank(5, 0, false, true).wdl, Wdl::Win);
-        // ... unless the counter makes one cursed, or the root repeated.
-        assert_eq!(rank(60, 50, false, true).wdl, Wdl::CursedWin);
-        assert!(rank(60, 50, false, true).rank < rank(5, 50, false, true).rank);
-        assert!(rank(6, 0, true, true).rank < rank(5, 0, true, true).rank);
-        assert_eq!(rank(6, 0, true, true).wdl, Wdl::Win);
+        assert_eq!(rank(5, 0, false), rank(60, 0, false));
+        assert_eq!(rank(5, 0, false).wdl, Wdl::Win);
+        // ... unless the counter makes one cursed, or a position repeated.
+        assert_eq!(rank(60, 50, false).wdl, Wdl::CursedWin);
+        assert!(rank(60, 50, false).rank < rank(5, 50, false).rank);
+        assert!(rank(6, 0, true).rank < rank(5, 0, true).rank);
+        assert_eq!(rank(6, 0, true).wdl, Wdl::Win);
+        // A win back to a position of the game: below the other sure wins
+        // (repeated or not), above the spoilt ones, still a win.
+        let seen = with50.rank(5, 40, false, true);
+        assert_eq!(seen.wdl, Wdl::Win);
+        assert!(seen.rank < rank(54, 40, false).rank);
+        assert!(seen.rank < rank(59, 40, true).rank);
+        assert!(seen.rank > rank(61, 40, true).rank, "61 + 40 is spoilt");
+        assert!(seen.rank > rank(61, 40, false).rank);
         // Without the fifty-move rule a cursed win is a win.
-        assert_eq!(rank(60, 50, false, false).wdl, Wdl::Win);
-        assert_eq!(rank(0, 30, false, true).wdl, Wdl::Draw);
-        assert_eq!(rank(-3, 0, false, true).wdl, Wdl::Loss);
+        assert_eq!(without50.rank(60, 50, false, false).wdl, Wdl::Win);
+        assert_eq!(rank(0, 30, false).wdl, Wdl::Draw);
+        assert_eq!(rank(-3, 0, false).wdl, Wdl::Loss);
         // A long loss ranks above a short one once a draw by the counter
         // is in sight; a loss the rule saves is a blessed loss.
-        assert_eq!(rank(-60, 0, false, true).wdl, Wdl::Loss);
-        assert!(rank(-60, 0, false, true).rank > rank(-3, 0, false, true).rank);
-        assert_eq!(rank(-101, 0, false, true).wdl, Wdl::BlessedLoss);
-        assert_eq!(rank(-101, 0, false, false).wdl, Wdl::Loss);
+        assert_eq!(rank(-60, 0, false).wdl, Wdl::Loss);
+        assert!(rank(-60, 0, false).rank > rank(-3, 0, false).rank);
+        assert_eq!(rank(-101, 0, false).wdl, Wdl::BlessedLoss);
+        assert_eq!(without50.rank(-101, 0, false, false).wdl, Wdl::Loss);
     }
 }
