@@ -21,17 +21,23 @@ use lasker::timeman::Limits;
 use lasker::tt::{Bound, TranspositionTable};
 use shakmaty::{CastlingMode, Chess, Position as _};
 
-const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/syzygy");
+/// `../shared/syzygy` beside the repository; `LASKER_SYZYGY_DIR` names
+/// another folder (to check the skip: `LASKER_SYZYGY_DIR=/none`).
+fn tables_dir() -> String {
+    std::env::var("LASKER_SYZYGY_DIR")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/syzygy").into())
+}
 
 /// The test tables, loaded once; `None` (after saying so) where they are
 /// absent, unless `LASKER_REQUIRE_SYZYGY=1` makes that a failure.
 fn tables() -> Option<Arc<Tables>> {
     static TABLES_LOADED: OnceLock<Option<Arc<Tables>>> = OnceLock::new();
+    let dir = tables_dir();
     let tables = TABLES_LOADED.get_or_init(|| {
-        if !std::path::Path::new(TABLES).is_dir() {
+        if !std::path::Path::new(&dir).is_dir() {
             return None;
         }
-        let loaded = tablebase::load(TABLES);
+        let loaded = tablebase::load(&dir);
         assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
         Some(Arc::new(loaded.tables.expect("tables in the folder")))
     });
@@ -39,12 +45,12 @@ fn tables() -> Option<Arc<Tables>> {
         let required = std::env::var("LASKER_REQUIRE_SYZYGY").is_ok_and(|v| v == "1");
         assert!(
             !required,
-            "LASKER_REQUIRE_SYZYGY=1 but there are no Syzygy tables at {TABLES}"
+            "LASKER_REQUIRE_SYZYGY=1 but there are no Syzygy tables at {dir}"
         );
         // Not `eprintln!`: the test harness would swallow it.
         let _ = writeln!(
             std::io::stderr(),
-            "skipped: no Syzygy tables at {TABLES} (a tablebase test passes without checking)"
+            "skipped: no Syzygy tables at {dir} (a tablebase test passes without checking)"
         );
     }
     tables.clone()
@@ -626,8 +632,9 @@ fn tables_set_searched_and_changed_mid_game() {
     if tables().is_none() {
         return;
     }
+    let tables = tables_dir();
     let mut e = Engine::new();
-    let found = e.answer(&format!("setoption name SyzygyPath value {TABLES}"));
+    let found = e.answer(&format!("setoption name SyzygyPath value {tables}"));
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
         found[0].starts_with("info string Syzygy tablebases: 50 tables (5 of 3 pieces, 30 of 4 pieces, 15 of 5 pieces"),
@@ -651,7 +658,7 @@ fn tables_set_searched_and_changed_mid_game() {
     // ... and on again, through a list with a bad folder in it.
     let sep = tablebase::PATH_SEPARATOR;
     let mixed = e.answer(&format!(
-        "setoption name SyzygyPath value /nonexistent{sep}{TABLES}"
+        "setoption name SyzygyPath value /nonexistent{sep}{tables}"
     ));
     assert_eq!(mixed.len(), 2, "{mixed:?}");
     assert!(
