@@ -243,6 +243,16 @@ pub struct RootRank {
 /// Ranks are built around this (Stockfish's `MAX_DTZ`).
 const MAX_DTZ: i32 = 1 << 18;
 
+/// A win is sure while its zeroing move comes within this many plies of
+/// the last one (DTZ + counter). The zeroing move must be played with the
+/// counter at 98 at most: at 99 the side to move may claim the draw (and a
+/// referee like python-chess ends the game as soon as anyone could). One
+/// ply less for the rounding of DTZ values in some tables (KBNvK's longest
+/// win reads 65 plies, the generator says 66). Stockfish uses 99, which
+/// lost a KBNvK win in the match of 988921c: the ranking let the sum reach
+/// 99 and the rounded DTZ was one ply short.
+const SURE_WIN_PLIES: i32 = 98;
+
 /// The tables and the settings a search probes with. Cheap to clone.
 #[derive(Clone)]
 pub struct Syzygy {
@@ -312,7 +322,7 @@ impl Syzygy {
     ///
     /// Stockfish's ranking: with the fifty-move counter `c`, a move that
     /// wins with `dtz` plies to the next zeroing move is a sure win while
-    /// `dtz + c <= 99` (one ply of slack for the rounding of DTZ values), and
+    /// `dtz + c <= 98` ([`SURE_WIN_PLIES`]; Stockfish has 99), and
     /// sure wins all rank alike, so the search chooses among them; a win
     /// beyond that is cursed (ranked by DTZ, above draws); losses mirror it.
     /// Once a position has repeated since the last zeroing move, wins rank
@@ -375,7 +385,7 @@ impl Syzygy {
     /// the counter spoils. (Ranks are doubled to make room for it.)
     fn rank(&self, dtz: i32, counter: i32, repeated: bool, seen: bool) -> RootRank {
         let rank = if dtz > 0 {
-            if dtz + counter <= 99 && !repeated {
+            if dtz + counter <= SURE_WIN_PLIES && !repeated {
                 MAX_DTZ
             } else {
                 MAX_DTZ / 2 - (dtz + counter)
@@ -513,6 +523,10 @@ mod tests {
         let rank = |dtz, counter, repeated| with50.rank(dtz, counter, repeated, false);
         // Sure wins rank alike, whatever their DTZ.
         assert_eq!(rank(5, 0, false), rank(60, 0, false));
+        // ... while DTZ + counter <= 98: then by DTZ.
+        assert_eq!(rank(49, 49, false), rank(40, 49, false));
+        assert!(rank(50, 49, false).rank < rank(40, 49, false).rank);
+        assert_eq!(rank(50, 49, false).wdl, Wdl::Win);
         assert_eq!(rank(5, 0, false).wdl, Wdl::Win);
         // ... unless the counter makes one cursed, or a position repeated.
         assert_eq!(rank(60, 50, false).wdl, Wdl::CursedWin);
