@@ -327,9 +327,9 @@ impl Syzygy {
     /// beyond that is cursed (ranked by DTZ, above draws); losses mirror it.
     /// Once a position has repeated since the last zeroing move, wins rank
     /// by DTZ too, so that shuffling can't go on; and a win that returns to
-    /// a position of the game ranks below every other win. Moves that keep the best rank keep the
-    /// result: with them the counter can never run out before the win is
-    /// converted.
+    /// a position of the game ranks below every other sure win. Moves that
+    /// keep the best rank keep the result: with them the counter can never
+    /// run out before the win is converted.
     pub fn rank_root_moves(&self, pos: &mut Position, moves: &[Move]) -> Option<Vec<RootRank>> {
         if !self.in_reach(pos.board()) {
             return None;

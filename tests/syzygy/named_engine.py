@@ -5,6 +5,7 @@ against itself with other options tells the two apart in its PGN:
     match.py --engine "python3 tests/syzygy/named_engine.py ./lasker Lasker-TB" ...
 """
 
+import os
 import subprocess
 import sys
 import threading
@@ -20,15 +21,19 @@ def main():
                 line = f"id name {name}\n"
             sys.stdout.write(line)
             sys.stdout.flush()
+        # The engine has quit (or died): so does the wrapper, without
+        # waiting for its own input to close.
+        os._exit(child.wait())
 
-    reader = threading.Thread(target=relay_output)
-    reader.start()
+    threading.Thread(target=relay_output).start()
     for line in sys.stdin:
-        child.stdin.write(line)
-        child.stdin.flush()
+        try:
+            child.stdin.write(line)
+            child.stdin.flush()
+        except BrokenPipeError:
+            break
     child.stdin.close()
     child.wait()
-    reader.join()
 
 
 if __name__ == "__main__":
