@@ -477,7 +477,7 @@ impl<'a> Searcher<'a> {
         if self.root_moves.is_empty() {
             let score = if self.pos.in_check() { -MATE } else { DRAW };
             if self.verbose() {
-                println!("info depth 0 score {}", format_score(score));
+                println!("info depth 0 score {} tbhits 0", format_score(score));
             }
             return SearchResult {
                 best: None,
