@@ -9,19 +9,26 @@ NATIVE := RUSTFLAGS="-C target-cpu=native"
 
 all: build
 
+# Where cargo puts its builds: target/ unless CARGO_TARGET_DIR (or a
+# config's build.target-dir) says otherwise. Cargo knows; ask it.
+TARGET_DIR = $(shell $(CARGO) metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+# EXE as a command: a bare name runs from here, a path as given.
+RUN_EXE = $(if $(findstring /,$(EXE)),$(EXE),./$(EXE))
+
 build:
 	$(NATIVE) $(CARGO) build --release
-	cp target/release/lasker $(EXE)
+	@test -n "$(TARGET_DIR)" || { echo "make: cargo metadata named no target directory" >&2; exit 1; }
+	cp "$(TARGET_DIR)/release/lasker" "$(EXE)"
 
 run: build
-	./$(EXE)
+	$(RUN_EXE)
 
 # Unit tests, perft suites and the protocol tests against the real binary.
 test:
 	$(CARGO) test --release
 
 bench: build
-	./$(EXE) bench
+	$(RUN_EXE) bench
 
 # Every perft count in positions/, to the deepest depth (minutes).
 perft-full:

@@ -17,6 +17,7 @@ use log::debug;
 use crate::nnue::Network;
 use crate::position::Position;
 use crate::search::{Control, SearchMemory, SearchResult, SearchSetup, Searcher, Techniques};
+use crate::tablebase::Syzygy;
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::TranspositionTable;
 
@@ -35,6 +36,8 @@ pub struct SearchRequest {
     pub techniques: Techniques,
     /// The evaluation network, or `None` for the hand-crafted evaluation.
     pub net: Option<Arc<Network>>,
+    /// Endgame tablebases, if any are loaded and probing is on.
+    pub syzygy: Option<Syzygy>,
 }
 
 /// Sent to the UCI loop when a search has printed its `bestmove`.
@@ -196,6 +199,7 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         move_overhead_ms,
         techniques,
         net,
+        syzygy,
     } = request;
     let budget = TimeBudget::new(&limits, position.turn(), move_overhead_ms);
     debug!("search: {limits:?} budget {budget:?} threads {threads}");
@@ -211,6 +215,7 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         verbose: true,
         techniques,
         net,
+        syzygy: syzygy.as_ref(),
     };
     let mut memories = flags
         .memories
@@ -285,6 +290,7 @@ mod tests {
             move_overhead_ms: 0,
             techniques: Techniques::ALL,
             net: None,
+            syzygy: None,
         };
         assert_eq!(memories_kept(&engine), 0);
         engine.go(request(2), done.clone());

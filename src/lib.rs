@@ -1,7 +1,8 @@
 //! Lasker, a UCI chess engine.
 //!
 //! Dependencies run one way: `uci` → `engine` → `search` → `movepick`
-//! (with `movegen` and `see`), `eval_cache` → `eval`, `tt`, `timeman`, and
+//! (with `movegen` and `see`), `eval_cache` → `eval`, `tt`, `timeman`,
+//! `tablebase` (Syzygy probes, which knows nothing of scores), and
 //! everything sits on `position`, the wrapper over
 //! shakmaty that keeps the incremental key and the repetition counters.
 //! `perft` and `bench` stand beside the search.
@@ -20,6 +21,7 @@ pub mod perft;
 pub mod position;
 pub mod search;
 pub mod see;
+pub mod tablebase;
 pub mod timeman;
 pub mod train;
 pub mod trainingdata;

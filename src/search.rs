@@ -17,6 +17,7 @@ use crate::movepick::{History, MovePicker, QuietHints, is_quiet};
 use crate::nnue::Network;
 use crate::position::Position;
 use crate::see::see_ge;
+use crate::tablebase::{Syzygy, Wdl};
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::{Bound, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
 
@@ -26,6 +27,16 @@ pub const MAX_PLY: usize = 128;
 /// Scores at or beyond this are mates (or mated) within `MAX_PLY`.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const DRAW: i32 = 0;
+/// A tablebase win at the node itself; one found `ply` plies away scores
+/// `TB_WIN - ply`. Just below the mate range, so that a real mate still
+/// beats it and it is never printed as a mate (`format_score`).
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores at or beyond this are tablebase wins (or mates): proven results,
+/// stored in the table relative to the node like mates.
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+/// `score cp` of a tablebase win at the root, less the plies to it (as
+/// Stockfish prints them).
+pub const TB_WIN_CP: i32 = 20_000;
 
 /// How many nodes pass between looks at the clock.
 const CLOCK_CHECK_INTERVAL: u64 = 1024;
@@ -42,6 +53,8 @@ pub struct Control {
     pub budget_origin_ms: AtomicU64,
     /// Nodes of all threads, published in batches.
     pub nodes: AtomicU64,
+    /// Successful tablebase probes of all threads.
+    pub tb_hits: AtomicU64,
 }
 
 impl Control {
@@ -50,6 +63,7 @@ impl Control {
         self.pondering.store(pondering, Ordering::SeqCst);
         self.budget_origin_ms.store(0, Ordering::SeqCst);
         self.nodes.store(0, Ordering::SeqCst);
+        self.tb_hits.store(0, Ordering::SeqCst);
     }
 
     pub fn stopped(&self) -> bool {
@@ -71,6 +85,8 @@ pub struct SearchSetup<'a> {
     pub techniques: Techniques,
     /// The evaluation network; `None`: the hand-crafted evaluation.
     pub net: Option<Arc<Network>>,
+    /// Endgame tablebases, if `SyzygyPath` found any.
+    pub syzygy: Option<&'a Syzygy>,
 }
 
 impl<'a> SearchSetup<'a> {
@@ -90,6 +106,7 @@ impl<'a> SearchSetup<'a> {
             verbose: false,
             techniques: Techniques::ALL,
             net: None,
+            syzygy: None,
         }
     }
 
@@ -347,6 +364,8 @@ pub struct Searcher<'a> {
     root_depth: u32,
     etc: EtcLimits,
     stopped: bool,
+    /// The root's tablebase result when the root moves were ranked by DTZ.
+    root_tb: Option<Wdl>,
     pub stats: SearchStats,
 }
 
@@ -355,9 +374,13 @@ fn history_bonus(depth: i32) -> i32 {
     (depth * depth).min(1200) * 8
 }
 
-/// `score mate N` in moves (negative when being mated), else `score cp X`.
+/// `score mate N` in moves (negative when being mated), else `score cp X`;
+/// a tablebase win `ply` plies away is `cp 20000 - ply` (never a mate).
 pub fn format_score(score: i32) -> String {
-    if score >= MATE_BOUND {
+    if (TB_WIN_BOUND..MATE_BOUND).contains(&score.abs()) {
+        let cp = TB_WIN_CP - (TB_WIN - score.abs());
+        format!("cp {}", cp * score.signum())
+    } else if score >= MATE_BOUND {
         format!("mate {}", (MATE - score + 1) / 2)
     } else if score <= -MATE {
         "mate 0".to_string() // checkmated already
@@ -365,6 +388,20 @@ pub fn format_score(score: i32) -> String {
         format!("mate -{}", (MATE + score) / 2)
     } else {
         format!("cp {score}")
+    }
+}
+
+/// A tablebase result `ply` plies from the root as a score, with the bound
+/// it proves. With the fifty-move rule on, a cursed win (a win the rule
+/// spoils) is a draw nudged up, a blessed loss a draw nudged down.
+fn tb_score(wdl: Wdl, ply: usize) -> (i32, Bound) {
+    let ply = ply as i32;
+    match wdl {
+        Wdl::Win => (TB_WIN - ply, Bound::Lower),
+        Wdl::Loss => (-TB_WIN + ply, Bound::Upper),
+        Wdl::CursedWin => (DRAW + 2, Bound::Exact),
+        Wdl::BlessedLoss => (DRAW - 2, Bound::Exact),
+        Wdl::Draw => (DRAW, Bound::Exact),
     }
 }
 
@@ -407,6 +444,7 @@ impl<'a> Searcher<'a> {
             root_depth: 0,
             etc: EtcLimits::default(),
             stopped: false,
+            root_tb: None,
             stats: SearchStats::default(),
         }
     }
@@ -441,10 +479,11 @@ impl<'a> Searcher<'a> {
     /// Iterative deepening: depth 1, 2, ... until a limit or `stop`.
     pub fn iterate(&mut self) -> SearchResult {
         self.root_moves = self.collect_root_moves();
+        self.keep_best_tablebase_moves();
         if self.root_moves.is_empty() {
             let score = if self.pos.in_check() { -MATE } else { DRAW };
             if self.verbose() {
-                println!("info depth 0 score {}", format_score(score));
+                println!("info depth 0 score {} tbhits 0", format_score(score));
             }
             return SearchResult {
                 best: None,
@@ -502,7 +541,7 @@ impl<'a> Searcher<'a> {
         SearchResult {
             best: Some(best.mv),
             ponder,
-            score: best.score,
+            score: self.shown_score(best.score),
             depth: self.completed_depth,
             nodes: self.nodes,
             stats: self.stats,
@@ -674,11 +713,12 @@ impl<'a> Searcher<'a> {
         };
         println!(
             "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {nodes} nps {nps} \
-             hashfull {} tbhits 0 time {ms} pv {}",
+             hashfull {} tbhits {} time {ms} pv {}",
             rm.seldepth.max(depth as usize),
             index + 1,
-            format_score(rm.score),
+            format_score(self.shown_score(rm.score)),
             self.setup.tt.hashfull(),
+            self.setup.control.tb_hits.load(Ordering::Relaxed),
             pv.join(" ")
         );
     }
@@ -917,6 +957,29 @@ impl<'a> Searcher<'a> {
             return e.score;
         }
 
+        // Endgame tablebases: a proven result ends the node if its bound
+        // decides the window; at a PV node it bounds what the search finds.
+        let mut tb_bounds = (-INFINITY, INFINITY);
+        if let Some(tb) = self.setup.syzygy
+            && excluded.is_none()
+            && let Some((score, bound)) = self.probe_tablebase(tb, depth, ply)
+        {
+            if bound == Bound::Exact
+                || (bound == Bound::Lower && score >= beta)
+                || (bound == Bound::Upper && score <= alpha)
+            {
+                let depth = (depth + 6).min(MAX_PLY as i32 - 1);
+                self.store_tt(ply, None, score, depth, bound);
+                return score;
+            }
+            if pv_node {
+                tb_bounds = match bound {
+                    Bound::Lower => (score, INFINITY),
+                    _ => (-INFINITY, score),
+                };
+            }
+        }
+
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -1140,9 +1203,64 @@ impl<'a> Searcher<'a> {
             // No legal move (pruning never skips the first one).
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
-        let bound = Bound::of_result(best, original_alpha, beta);
-        self.store_tt(ply, best_move, best, depth, bound);
-        best
+        // A tablebase bound that the search could not see beyond: the
+        // result is that bound, and only a bound.
+        let clamped = best.clamp(tb_bounds.0, tb_bounds.1);
+        let bound = match clamped.cmp(&best) {
+            std::cmp::Ordering::Greater => Bound::Lower,
+            std::cmp::Ordering::Less => Bound::Upper,
+            std::cmp::Ordering::Equal => Bound::of_result(best, original_alpha, beta),
+        };
+        self.store_tt(ply, best_move, clamped, depth, bound);
+        clamped
+    }
+
+    /// The tablebase result of this node as a score and the bound it
+    /// proves, if `Syzygy::probe_search` has one: a win is at least a win
+    /// `ply` plies from the root (a mate may be better), a loss at most
+    /// that; draws are exact. A checkmate stays a mate.
+    fn probe_tablebase(&mut self, tb: &Syzygy, depth: i32, ply: usize) -> Option<(i32, Bound)> {
+        let wdl = tb.probe_search(&self.pos, depth)?;
+        if wdl == Wdl::Loss && self.pos.in_check() && self.pos.board().legal_moves().is_empty() {
+            return None;
+        }
+        self.setup.control.tb_hits.fetch_add(1, Ordering::Relaxed);
+        Some(tb_score(wdl, ply))
+    }
+
+    /// A root in the tablebases: its moves are ranked by DTZ and only those
+    /// that keep the best result are searched (`Syzygy::rank_root_moves`),
+    /// so that even a one-ply search converts a win and holds a draw.
+    fn keep_best_tablebase_moves(&mut self) {
+        let Some(tb) = self.setup.syzygy else {
+            return;
+        };
+        let moves: Vec<Move> = self.root_moves.iter().map(|rm| rm.mv).collect();
+        let Some(ranks) = tb.rank_root_moves(&mut self.pos, &moves) else {
+            return;
+        };
+        let Some(best) = ranks.iter().max_by_key(|r| r.rank).copied() else {
+            return;
+        };
+        let hits = moves.len() as u64;
+        self.setup
+            .control
+            .tb_hits
+            .fetch_add(hits, Ordering::Relaxed);
+        let mut ranks = ranks.iter();
+        self.root_moves
+            .retain(|_| ranks.next().is_some_and(|r| r.rank == best.rank));
+        self.root_tb = Some(best.wdl);
+    }
+
+    /// The score shown for a root move: the search's, unless the root was
+    /// ranked by the tablebases and the search found no mate or tablebase
+    /// result of its own; then the root's tablebase result.
+    fn shown_score(&self, score: i32) -> i32 {
+        match self.root_tb {
+            Some(wdl) if score.abs() < TB_WIN_BOUND => tb_score(wdl, 0).0,
+            _ => score,
+        }
     }
 
     /// Null-move pruning: pass, and search the reply with a reduced depth;
@@ -1156,8 +1274,9 @@ impl<'a> Searcher<'a> {
         if self.stopped || score < beta {
             return None;
         }
-        // Mates found after a pass are not proven: claim only beta.
-        let score = if score >= MATE_BOUND { beta } else { score };
+        // Mates (and tablebase wins) found after a pass are not proven:
+        // claim only beta.
+        let score = if score >= TB_WIN_BOUND { beta } else { score };
         if depth < NMP_VERIFY_DEPTH {
             return Some(score);
         }
@@ -1362,5 +1481,11 @@ mod tests {
         assert_eq!(format_score(-MATE + 2), "mate -1");
         assert_eq!(format_score(-MATE + 4), "mate -2");
         assert_eq!(format_score(35), "cp 35");
+        // Tablebase wins are large centipawn values, never mates.
+        assert_eq!(format_score(TB_WIN), "cp 20000");
+        assert_eq!(format_score(TB_WIN - 5), "cp 19995");
+        assert_eq!(format_score(-TB_WIN + 7), "cp -19993");
+        assert_eq!(format_score(TB_WIN_BOUND), "cp 19872");
+        assert_eq!(format_score(MATE_BOUND), format!("mate {}", MAX_PLY / 2));
     }
 }

@@ -21,7 +21,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use crate::search::MATE_BOUND;
+use crate::search::TB_WIN_BOUND;
 
 pub const ENTRIES_PER_BUCKET: usize = 4;
 
@@ -105,10 +105,12 @@ impl TtEntry {
 
 /// Mate scores are stored as distance from the node, not from the root, so
 /// that an entry is right wherever the position recurs in the tree.
+/// Mates and tablebase wins are stored relative to the node (distance from
+/// it, not from the root), so that they stay true in other searches.
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -116,9 +118,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 }
 
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score
@@ -464,6 +466,23 @@ mod tests {
         assert_eq!(score_from_tt(stored, 9), MATE - 12);
         assert_eq!(score_from_tt(score_to_tt(-MATE + 10, 4), 4), -MATE + 10);
         assert_eq!(score_to_tt(123, 40), 123);
+    }
+
+    #[test]
+    fn tablebase_scores_are_node_relative() {
+        use crate::search::{MATE_BOUND, TB_WIN};
+        // A tablebase win 2 plies below a node at ply 6 (TB_WIN - 8 at the
+        // root) is stored as 2 plies from the node, read back at ply 3.
+        let stored = score_to_tt(TB_WIN - 8, 6);
+        assert_eq!(stored, TB_WIN - 2);
+        assert!(stored < MATE_BOUND, "still below the mate range");
+        assert_eq!(score_from_tt(stored, 3), TB_WIN - 5);
+        assert_eq!(score_from_tt(score_to_tt(-TB_WIN + 9, 4), 4), -TB_WIN + 9);
+        // Just below the tablebase range: an ordinary score.
+        assert_eq!(score_to_tt(TB_WIN_BOUND - 1, 9), TB_WIN_BOUND - 1);
+        // A stored tablebase score fits the entry's 16 bits.
+        let e = entry(0, score_to_tt(TB_WIN - 1, 1), 9, Bound::Lower);
+        assert_eq!(TtEntry::unpack(e.pack()), Some(e));
     }
 
     #[test]

@@ -21,6 +21,7 @@ use crate::nnue::{self, Network};
 use crate::perft;
 use crate::position::Position;
 use crate::search::Techniques;
+use crate::tablebase::{self, Syzygy, Tables, TbSettings};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
@@ -113,6 +114,31 @@ const OPTIONS: &[OptionSpec] = &[
         name: "UCI_Chess960",
         kind: OptionKind::Check { default: false },
     },
+    // Endgame tablebases, named as in other engines.
+    OptionSpec {
+        name: "SyzygyPath",
+        kind: OptionKind::Text { default: "<empty>" },
+    },
+    OptionSpec {
+        name: "SyzygyProbeDepth",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+    },
+    OptionSpec {
+        name: "Syzygy50MoveRule",
+        kind: OptionKind::Check { default: true },
+    },
+    OptionSpec {
+        name: "SyzygyProbeLimit",
+        kind: OptionKind::Spin {
+            default: tablebase::MAX_PIECES as i64,
+            min: 0,
+            max: tablebase::MAX_PIECES as i64,
+        },
+    },
     OptionSpec {
         name: "UseNNUE",
         kind: OptionKind::Check { default: false },
@@ -159,6 +185,10 @@ pub struct Options {
     pub use_nnue: bool,
     /// The net `EvalFile` names (the embedded one by default).
     pub net: Arc<Network>,
+    /// `SyzygyPath` as set (empty: no tablebases).
+    pub syzygy_path: String,
+    /// The other `Syzygy*` options.
+    pub syzygy: TbSettings,
 }
 
 impl Default for Options {
@@ -173,6 +203,8 @@ impl Default for Options {
             techniques: Techniques::ALL,
             use_nnue: false,
             net: nnue::embedded(),
+            syzygy_path: String::new(),
+            syzygy: TbSettings::default(),
         }
     }
 }
@@ -188,6 +220,8 @@ pub struct Uci {
     options: Options,
     position: Position,
     tt: Arc<TranspositionTable>,
+    /// The tables `SyzygyPath` found, if any.
+    tables: Option<Arc<Tables>>,
     engine: Engine,
     done_tx: Sender<SearchFinished>,
     done_rx: Receiver<SearchFinished>,
@@ -206,6 +240,7 @@ impl Uci {
             options: Options::default(),
             position: Position::default(),
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB).expect("default hash table")),
+            tables: None,
             engine: Engine::new(),
             done_tx,
             done_rx,
@@ -424,6 +459,10 @@ impl Uci {
             move_overhead_ms: self.options.move_overhead_ms,
             techniques: self.options.techniques,
             net: self.options.use_nnue.then(|| Arc::clone(&self.options.net)),
+            syzygy: self
+                .tables
+                .as_ref()
+                .and_then(|t| Syzygy::new(Arc::clone(t), self.options.syzygy)),
         };
         self.engine.go(request, self.done_tx.clone());
     }
@@ -646,6 +685,7 @@ impl Uci {
                     "Ponder" => self.options.ponder = b,
                     "UCI_Chess960" => self.set_chess960(b),
                     "UseNNUE" => self.options.use_nnue = b,
+                    "Syzygy50MoveRule" => self.options.syzygy.fifty_move_rule = b,
                     _ => unreachable!("every check option is handled"),
                 }
                 Ok(())
@@ -656,6 +696,7 @@ impl Uci {
                 match spec.name {
                     "Disable" => self.options.techniques = Techniques::all_but(v)?,
                     "EvalFile" => self.load_net(v)?,
+                    "SyzygyPath" => self.set_syzygy_path(v),
                     _ => unreachable!("every string option is handled"),
                 }
                 Ok(())
@@ -680,6 +721,8 @@ impl Uci {
             "Threads" => self.options.threads = n as usize,
             "Move Overhead" => self.options.move_overhead_ms = n as u64,
             "MultiPV" => self.options.multipv = n as usize,
+            "SyzygyProbeDepth" => self.options.syzygy.probe_depth = n as i32,
+            "SyzygyProbeLimit" => self.options.syzygy.probe_limit = n as u32,
             _ => unreachable!("every spin option is handled"),
         }
         Ok(())
@@ -742,6 +785,27 @@ impl Uci {
         self.options.net = Arc::new(net);
         send(&format!("info string EvalFile {path} loaded"));
         Ok(())
+    }
+
+    /// `SyzygyPath`: loads the tables of its folders (replacing any loaded
+    /// before; the next search uses them) and says what it found. A folder
+    /// that can't be read or holds no tables is an error; the engine plays
+    /// on with whatever tables the other folders gave, or none.
+    fn set_syzygy_path(&mut self, path: &str) {
+        let loaded = tablebase::load(path);
+        self.tables = loaded.tables.map(Arc::new);
+        self.options.syzygy_path = path.to_string();
+        let count = loaded.errors.len();
+        for (i, e) in loaded.errors.iter().enumerate() {
+            if i + 1 == count && self.tables.is_none() {
+                error(&format!("{e}; playing without tablebases"));
+            } else {
+                error(e);
+            }
+        }
+        if let Some(t) = &self.tables {
+            send(&format!("info string {}", t.summary(path)));
+        }
     }
 
     /// Switching notation re-reads the current position in the new mode, so
