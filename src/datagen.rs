@@ -28,7 +28,7 @@ use crate::timeman::Limits;
 use crate::trainingdata::{self, GameResult};
 use crate::tt::TranspositionTable;
 
-/// What to generate; `lasker datagen --help` lists the flags.
+/// What to generate; `USAGE` lists the flags.
 #[derive(Clone, Debug)]
 pub struct Config {
     pub out: PathBuf,
@@ -211,7 +211,7 @@ fn generate(
             totals.dropped_openings.fetch_add(1, Ordering::Relaxed);
             continue;
         };
-        if stop.load(Ordering::SeqCst) && game.aborted {
+        if game.aborted {
             break;
         }
         bytes.clear();
