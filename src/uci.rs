@@ -141,7 +141,7 @@ const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "UseNNUE",
-        kind: OptionKind::Check { default: false },
+        kind: OptionKind::Check { default: true },
     },
     OptionSpec {
         name: "EvalFile",
@@ -201,7 +201,7 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             techniques: Techniques::ALL,
-            use_nnue: false,
+            use_nnue: true,
             net: nnue::embedded(),
             syzygy_path: String::new(),
             syzygy: TbSettings::default(),
