@@ -8,9 +8,6 @@
 //! One `u64` a slot: the key's high 48 bits over the 16-bit score. The slot
 //! is chosen by the key's low 16 bits, so a hit has matched all 64 bits.
 
-use crate::eval::evaluate;
-use crate::position::Position;
-
 const SLOTS: usize = 1 << 16;
 const SCORE_BITS: u32 = 16;
 const SCORE_MASK: u64 = (1 << SCORE_BITS) - 1;
@@ -46,46 +43,5 @@ impl EvalCache {
 
     pub fn clear(&mut self) {
         self.slots.fill(0);
-    }
-
-    /// [`evaluate`], from the cache when the position was evaluated before.
-    pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        if let Some(score) = self.probe(pos.key()) {
-            return score;
-        }
-        let score = evaluate(pos);
-        self.store(pos.key(), score);
-        score
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use shakmaty::{CastlingMode, Position as _};
-
-    #[test]
-    fn cached_scores_equal_fresh_ones() {
-        let mut cache = EvalCache::default();
-        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-        let mut pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
-        let mut hits = 0;
-        // Every child and grandchild, twice: the second round is all hits.
-        for round in 0..2 {
-            for m in pos.board().legal_moves() {
-                pos.make(m);
-                for reply in pos.board().legal_moves() {
-                    pos.make(reply);
-                    if round == 1 {
-                        hits += 1;
-                    }
-                    assert_eq!(cache.evaluate(&pos), evaluate(&pos), "{}", pos.fen());
-                    pos.unmake();
-                }
-                assert_eq!(cache.evaluate(&pos), evaluate(&pos));
-                pos.unmake();
-            }
-        }
-        assert!(hits > 1000);
     }
 }

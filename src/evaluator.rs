@@ -48,3 +48,45 @@ impl Evaluator {
         score
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue;
+    use shakmaty::{CastlingMode, Position as _};
+
+    /// Every child and grandchild, twice: the second round is all cache
+    /// hits, and every score equals a fresh evaluation, for both
+    /// evaluations.
+    #[test]
+    fn cached_scores_equal_fresh_ones() {
+        let net = nnue::embedded();
+        for use_net in [false, true] {
+            let mut evaluator = Evaluator::default();
+            evaluator.use_net(use_net.then_some(&net));
+            let fresh = |pos: &Position| match use_net {
+                true => net.evaluate_board(pos.board().board(), pos.turn()),
+                false => eval::evaluate(pos),
+            };
+            let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+            let mut pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let mut hits = 0;
+            for round in 0..2 {
+                for m in pos.board().legal_moves() {
+                    pos.make(m);
+                    for reply in pos.board().legal_moves() {
+                        pos.make(reply);
+                        if round == 1 {
+                            hits += 1;
+                        }
+                        assert_eq!(evaluator.evaluate(&pos), fresh(&pos), "{}", pos.fen());
+                        pos.unmake();
+                    }
+                    assert_eq!(evaluator.evaluate(&pos), fresh(&pos));
+                    pos.unmake();
+                }
+            }
+            assert!(hits > 1000);
+        }
+    }
+}
