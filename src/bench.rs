@@ -46,8 +46,8 @@ impl BenchResult {
 
 /// Searches every bench position to `depth`; each search starts fresh.
 /// `techniques` is all of them except in an ablation build's experiments;
-/// `net` is the evaluation network (`None`: the hand-crafted evaluation).
-pub fn run(depth: u32, techniques: Techniques, net: Option<Arc<Network>>) -> BenchResult {
+/// `net` is the evaluation network.
+pub fn run(depth: u32, techniques: Techniques, net: &Arc<Network>) -> BenchResult {
     let tt = TranspositionTable::new(BENCH_HASH_MB).expect("bench hash table");
     let start = Instant::now();
     let mut nodes = 0;
@@ -59,7 +59,7 @@ pub fn run(depth: u32, techniques: Techniques, net: Option<Arc<Network>>) -> Ben
         let control = Control::default();
         let setup = SearchSetup {
             techniques,
-            net: net.clone(),
+            net: Arc::clone(net),
             ..SearchSetup::quiet(&control, &tt, Limits::depth(depth))
         };
         let mut searcher = Searcher::new(pos, &setup, 0);
@@ -91,14 +91,10 @@ mod tests {
 
     #[test]
     fn bench_is_deterministic() {
+        let net = crate::nnue::embedded();
         assert_eq!(
-            run(3, Techniques::ALL, None).nodes,
-            run(3, Techniques::ALL, None).nodes
-        );
-        let net = Some(crate::nnue::embedded());
-        assert_eq!(
-            run(3, Techniques::ALL, net.clone()).nodes,
-            run(3, Techniques::ALL, net).nodes
+            run(3, Techniques::ALL, &net).nodes,
+            run(3, Techniques::ALL, &net).nodes
         );
     }
 }

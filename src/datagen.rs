@@ -43,9 +43,8 @@ pub struct Config {
     pub random_plies: usize,
     pub hash_mb: usize,
     pub progress_every: Duration,
-    /// The evaluation the games are played with: a net, or `None` for the
-    /// hand-crafted evaluation (generation 0).
-    pub net: Option<Arc<Network>>,
+    /// The net the games are played with (the embedded one by default).
+    pub net: Arc<Network>,
 }
 
 impl Default for Config {
@@ -60,7 +59,7 @@ impl Default for Config {
             random_plies: 8,
             hash_mb: 16,
             progress_every: Duration::from_secs(5),
-            net: None,
+            net: nnue::embedded(),
         }
     }
 }
@@ -70,7 +69,7 @@ pub const USAGE: &str = "usage: lasker datagen --out FILE [--threads N] [--seed 
                       [--net embedded|FILE]
   Self-play games; appends bulletformat ChessBoard records (32 bytes each) to FILE.
   --nodes: soft node limit per move (default 5000); --random-plies: opening plies (default 8).
-  --net: play with this evaluation network (default: the hand-crafted evaluation).
+  --net: play with this evaluation network (default: the one built into lasker).
   Without --positions or --games it runs until killed (Ctrl-C loses at most the games in play).";
 
 impl Config {
@@ -98,10 +97,10 @@ impl Config {
                 "--random-plies" => config.random_plies = number(flag, value()?)?,
                 "--hash" => config.hash_mb = number(flag, value()?)?,
                 "--net" => {
-                    config.net = Some(match value()?.as_str() {
+                    config.net = match value()?.as_str() {
                         "embedded" => nnue::embedded(),
                         path => Arc::new(Network::load(Path::new(path)).map_err(|e| e.0)?),
-                    })
+                    }
                 }
                 _ => return Err(format!("unknown flag '{flag}'\n{USAGE}")),
             }
@@ -388,7 +387,7 @@ fn search(
         ..Limits::default()
     };
     let setup = SearchSetup {
-        net: config.net.clone(),
+        net: Arc::clone(&config.net),
         ..SearchSetup::quiet(&control, tt, limits)
     };
     let mut searcher = Searcher::with_memory(pos, &setup, 0, memory);
@@ -440,7 +439,6 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::evaluate;
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 
@@ -498,7 +496,7 @@ mod tests {
                 // score where the search saw a clear advantage.
                 if score.abs() > 300 {
                     strong += 1;
-                    let eval = evaluate(&decoded);
+                    let eval = decoded_eval(&decoded);
                     assert!(
                         eval.signum() == i32::from(score.signum()) || eval.abs() < 100,
                         "score {score} but evaluation {eval} for {fen} (from {})",
@@ -510,20 +508,26 @@ mod tests {
         assert!(strong > 0, "some position had a clear advantage");
     }
 
+    /// The embedded net's score of a decoded record's position.
+    fn decoded_eval(pos: &Position) -> i32 {
+        nnue::embedded().evaluate_board(pos.board().board(), pos.turn())
+    }
+
+    /// `--net FILE` plays with that net, `--net embedded` with the built-in
+    /// one.
     #[test]
-    fn a_net_can_play_the_games() {
-        let config = Config {
-            net: Some(nnue::embedded()),
-            ..small_config()
-        };
-        let tt = TranspositionTable::new(1).unwrap();
-        let mut rng = Rng::new(5, 0);
-        let game =
-            std::iter::from_fn(|| Some(play_game(&config, &tt, &mut rng, &AtomicBool::new(false))))
-                .flatten()
-                .next()
-                .unwrap();
-        assert!(!game.positions.is_empty() && !game.aborted);
+    fn the_net_is_chosen_by_flag() {
+        let mut other = (*nnue::embedded()).clone();
+        other.output_bias += 1;
+        let path = std::env::temp_dir().join(format!("lasker-datagen-{}.nnue", std::process::id()));
+        std::fs::write(&path, other.to_bytes()).unwrap();
+        let args = |net: &str| ["--out", "x.bin", "--net", net].map(String::from);
+        let loaded = Config::from_args(&args(path.to_str().unwrap())).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(*loaded.net, other);
+        let embedded = Config::from_args(&args("embedded")).unwrap();
+        assert!(Arc::ptr_eq(&embedded.net, &nnue::embedded()));
+        assert!(Arc::ptr_eq(&Config::default().net, &nnue::embedded()));
     }
 
     #[test]

@@ -34,8 +34,8 @@ pub struct SearchRequest {
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub techniques: Techniques,
-    /// The evaluation network, or `None` for the hand-crafted evaluation.
-    pub net: Option<Arc<Network>>,
+    /// The evaluation network.
+    pub net: Arc<Network>,
     /// Endgame tablebases, if any are loaded and probing is on.
     pub syzygy: Option<Syzygy>,
 }
@@ -289,7 +289,7 @@ mod tests {
             multipv: 1,
             move_overhead_ms: 0,
             techniques: Techniques::ALL,
-            net: None,
+            net: crate::nnue::embedded(),
             syzygy: None,
         };
         assert_eq!(memories_kept(&engine), 0);

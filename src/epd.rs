@@ -69,7 +69,7 @@ pub fn solve(
     entry: &EpdEntry,
     ms: u64,
     tt: &TranspositionTable,
-    net: Option<Arc<Network>>,
+    net: &Arc<Network>,
 ) -> (Option<Move>, bool) {
     tt.clear();
     tt.new_search(entry.position.piece_count());
@@ -79,7 +79,7 @@ pub fn solve(
         ..Default::default()
     };
     let setup = SearchSetup {
-        net,
+        net: Arc::clone(net),
         ..SearchSetup::quiet(&control, tt, limits)
     };
     let result = Searcher::new(entry.position.clone(), &setup, 0).iterate();
@@ -111,7 +111,7 @@ mod tests {
     fn solves_a_mate_in_one() {
         let e = parse_line("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"m1\";").unwrap();
         let tt = TranspositionTable::new(1).unwrap();
-        let (m, ok) = solve(&e, 100, &tt, None);
+        let (m, ok) = solve(&e, 100, &tt, &crate::nnue::embedded());
         assert!(ok, "{m:?}");
     }
 }

@@ -1,7 +1,7 @@
 //! Lasker, a UCI chess engine.
 //!
 //! Dependencies run one way: `uci` → `engine` → `search` → `movepick`
-//! (with `movegen` and `see`), `eval_cache` → `eval`, `tt`, `timeman`,
+//! (with `movegen` and `see`), `evaluator` → `eval_cache` and `nnue`, `tt`, `timeman`,
 //! `tablebase` (Syzygy probes, which knows nothing of scores), and
 //! everything sits on `position`, the wrapper over
 //! shakmaty that keeps the incremental key and the repetition counters.
@@ -11,7 +11,6 @@ pub mod bench;
 pub mod datagen;
 pub mod engine;
 pub mod epd;
-pub mod eval;
 pub mod eval_cache;
 pub mod evaluator;
 pub mod movegen;

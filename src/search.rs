@@ -83,8 +83,8 @@ pub struct SearchSetup<'a> {
     pub verbose: bool,
     /// Which techniques are on (all, except in ablation experiments).
     pub techniques: Techniques,
-    /// The evaluation network; `None`: the hand-crafted evaluation.
-    pub net: Option<Arc<Network>>,
+    /// The evaluation network.
+    pub net: Arc<Network>,
     /// Endgame tablebases, if `SyzygyPath` found any.
     pub syzygy: Option<&'a Syzygy>,
 }
@@ -105,7 +105,7 @@ impl<'a> SearchSetup<'a> {
             multipv: 1,
             verbose: false,
             techniques: Techniques::ALL,
-            net: None,
+            net: crate::nnue::embedded(),
             syzygy: None,
         }
     }
@@ -423,7 +423,7 @@ impl<'a> Searcher<'a> {
         thread_id: usize,
         mut memory: SearchMemory,
     ) -> Self {
-        memory.evaluator.use_net(setup.net.as_ref());
+        memory.evaluator.use_net(&setup.net);
         Searcher {
             pos,
             setup,

@@ -16,7 +16,6 @@ use shakmaty::{CastlingMode, Color, Position as _};
 use crate::bench;
 use crate::engine::{Engine, SearchFinished, SearchRequest};
 use crate::epd;
-use crate::eval;
 use crate::nnue::{self, Network};
 use crate::perft;
 use crate::position::Position;
@@ -140,10 +139,6 @@ const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
-        name: "UseNNUE",
-        kind: OptionKind::Check { default: true },
-    },
-    OptionSpec {
         name: "EvalFile",
         kind: OptionKind::Text {
             default: EMBEDDED_NET_NAME,
@@ -181,8 +176,6 @@ pub struct Options {
     /// The search techniques in use: all of them, unless an ablation build
     /// switched some off.
     pub techniques: Techniques,
-    /// Evaluate with the net (else the hand-crafted evaluation).
-    pub use_nnue: bool,
     /// The net `EvalFile` names (the embedded one by default).
     pub net: Arc<Network>,
     /// `SyzygyPath` as set (empty: no tablebases).
@@ -201,7 +194,6 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             techniques: Techniques::ALL,
-            use_nnue: true,
             net: nnue::embedded(),
             syzygy_path: String::new(),
             syzygy: TbSettings::default(),
@@ -458,7 +450,7 @@ impl Uci {
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
             techniques: self.options.techniques,
-            net: self.options.use_nnue.then(|| Arc::clone(&self.options.net)),
+            net: Arc::clone(&self.options.net),
             syzygy: self
                 .tables
                 .as_ref()
@@ -579,7 +571,7 @@ impl Uci {
                 _ => return error(&format!("bench depth '{d}' is not a number in 1..64")),
             },
         };
-        let r = bench::run(depth, self.options.techniques, self.net_in_use());
+        let r = bench::run(depth, self.options.techniques, &self.options.net);
         send(&format!(
             "info string repetition checks {} decided by the counter alone {} ({:.2}%)",
             r.repetition_checks,
@@ -616,7 +608,7 @@ impl Uci {
                     continue;
                 }
             };
-            let (m, ok) = epd::solve(&entry, ms, &self.tt, self.net_in_use());
+            let (m, ok) = epd::solve(&entry, ms, &self.tt, &self.options.net);
             total += 1;
             solved += usize::from(ok);
             let played = m.map_or("0000".to_string(), |m| entry.position.uci(m));
@@ -684,7 +676,6 @@ impl Uci {
                 match spec.name {
                     "Ponder" => self.options.ponder = b,
                     "UCI_Chess960" => self.set_chess960(b),
-                    "UseNNUE" => self.options.use_nnue = b,
                     "Syzygy50MoveRule" => self.options.syzygy.fifty_move_rule = b,
                     _ => unreachable!("every check option is handled"),
                 }
@@ -743,32 +734,12 @@ impl Uci {
         }
     }
 
-    /// The net the search evaluates with, `None` for the hand-crafted
-    /// evaluation.
-    fn net_in_use(&self) -> Option<Arc<Network>> {
-        self.options.use_nnue.then(|| Arc::clone(&self.options.net))
-    }
-
-    /// `eval`: the net's score (the one the search uses when `UseNNUE` is
-    /// on) and the hand-crafted evaluation's terms.
+    /// `eval`: the net's score and each piece's worth to it (for people
+    /// at a terminal, like `d`).
     fn cmd_eval(&self) {
         let board = self.position.board();
-        let net = self.options.net.evaluate_board(board.board(), board.turn());
-        let white = if board.turn() == Color::White {
-            net
-        } else {
-            -net
-        };
-        send(&format!(
-            "NNUE evaluation: {net} cp for the side to move ({white} cp for White){}",
-            if self.options.use_nnue {
-                ", in use"
-            } else {
-                ", not in use (UseNNUE false)"
-            }
-        ));
-        for l in eval::describe(&self.position).lines() {
-            send(l);
+        for line in nnue::describe(&self.options.net, board.board(), board.turn()).lines() {
+            send(line);
         }
     }
 

@@ -1175,13 +1175,24 @@ fn display_and_eval() {
     let key = lines.iter().find_map(|l| l.strip_prefix("Key: ")).unwrap();
     assert!(key.len() == 16 && key.chars().all(|c| c.is_ascii_hexdigit()));
 
-    e.send("position startpos");
+    // eval: the board with each piece's worth, then the net's score.
+    e.send("position startpos moves e2e4");
     e.send("eval");
     let lines = e.isready();
     assert!(
-        lines.iter().any(|l| l.contains("material")),
+        lines.iter().any(|l| l.starts_with(" 8 |   r  |   n  |")),
         "eval output {lines:?}"
     );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("NNUE evaluation: ") && l.ends_with("cp for White)")),
+        "eval output {lines:?}"
+    );
+    // Setting the retired hand-crafted evaluation's switch is an error
+    // that leaves the engine answering.
+    e.expect_error("setoption name UseNNUE value false");
+    assert!(e.isready().is_empty());
 }
 
 // ---------------------------------------------------------------------------
@@ -1361,7 +1372,7 @@ fn two_threads_search() {
 }
 
 // ---------------------------------------------------------------------------
-// 12. The evaluation network: EvalFile and UseNNUE
+// 12. The evaluation network: EvalFile
 // ---------------------------------------------------------------------------
 
 /// The net score `eval` prints for the side to move.
@@ -1429,8 +1440,11 @@ fn eval_file_refuses_bad_nets_and_keeps_the_current_one() {
     e.send("setoption name EvalFile value <embedded>");
     assert_eq!(nnue_score(&mut e), start);
 
-    // Searching with the net gives legal moves and stops at its limits.
-    e.send("setoption name UseNNUE value true");
+    // Searching with a loaded net gives legal moves and stops at its limits.
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        other.display()
+    ));
     let mode = CastlingMode::Standard;
     for (fen, moves) in [(START_FEN, vec![]), (KIWIPETE, vec!["e1g1"])] {
         let pos = position(fen, &moves, mode);

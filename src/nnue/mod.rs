@@ -15,6 +15,7 @@
 //! centipawns).
 
 pub mod accumulator;
+pub mod describe;
 pub mod simd;
 
 use std::fmt;
@@ -23,6 +24,7 @@ use std::sync::{Arc, LazyLock};
 use shakmaty::{Color, Piece, Square};
 
 pub use accumulator::AccumulatorStack;
+pub use describe::describe;
 
 pub const INPUTS: usize = 768;
 /// Width of the accumulator of each perspective.
