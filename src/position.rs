@@ -505,18 +505,6 @@ impl Position {
         false
     }
 
-    /// Has any position since the last irreversible move (capture, pawn
-    /// move, castling-right change, null move) occurred twice? The
-    /// tablebase root ranking then ranks wins by their distance to zeroing,
-    /// so that a game that has begun to shuffle makes progress.
-    pub fn has_repeated(&self) -> bool {
-        let top = self.stack.len() - 1;
-        let reach = (self.top().reversible_plies as usize).min(top);
-        let mut keys: Vec<u64> = self.stack[top - reach..].iter().map(|s| s.key).collect();
-        keys.sort_unstable();
-        keys.windows(2).any(|w| w[0] == w[1])
-    }
-
     /// Fifty-move rule: 100 plies without capture or pawn move, unless the
     /// last of them delivered mate (the caller checks for mate first).
     pub fn is_fifty_move_draw(&self) -> bool {

@@ -320,23 +320,25 @@ impl Syzygy {
     /// tables (`None` if not, or if a probe fails). The position is played
     /// forward and back, so repetitions count.
     ///
-    /// Stockfish's ranking: with the fifty-move counter `c`, a move that
-    /// wins with `dtz` plies to the next zeroing move is a sure win while
-    /// `dtz + c <= 98` ([`SURE_WIN_PLIES`]; Stockfish has 99), and
-    /// sure wins all rank alike, so the search chooses among them; a win
-    /// beyond that is cursed (ranked by DTZ, above draws); losses mirror it.
-    /// Once a position has repeated since the last zeroing move, wins rank
-    /// by DTZ too, so that shuffling can't go on; and a win that returns to
-    /// a position of the game ranks below every other sure win. Moves that
-    /// keep the best rank keep the result: with them the counter can never
-    /// run out before the win is converted.
+    /// With the fifty-move counter `c`, a move that wins with `dtz` plies
+    /// to the next zeroing move is a sure win while `dtz + c <= 98`
+    /// ([`SURE_WIN_PLIES`]); sure wins rank by DTZ, the shortest first, so
+    /// every move of a won game brings the next capture, pawn move or mate
+    /// nearer and no position can come back. (Stockfish ranks sure wins
+    /// alike and lets its search choose; that needs an evaluation that
+    /// knows how to drive a bare king to a corner, which a net trained on
+    /// self-play barely does: net 1 shuffled a KBNvK win into a repetition.)
+    /// A win beyond that is cursed (ranked by DTZ, above draws); losses
+    /// mirror it; draws rank alike. A win that returns to a position of the
+    /// game ranks below every other sure win. Moves that keep the best rank
+    /// keep the result: with them the counter can never run out before the
+    /// win is converted.
     pub fn rank_root_moves(&self, pos: &mut Position, moves: &[Move]) -> Option<Vec<RootRank>> {
         if !self.in_reach(pos.board()) {
             return None;
         }
         let tb = &self.tables.tablebase;
         let counter = pos.halfmoves() as i32;
-        let repeated = pos.has_repeated();
         let mut ranks = Vec::with_capacity(moves.len());
         for &m in moves {
             pos.make(m);
@@ -374,7 +376,7 @@ impl Syzygy {
             // A win that returns to a position of the game is the last
             // resort among wins: a repetition is how wins are spoilt (and
             // match referees end a game as soon as a player could claim one).
-            ranks.push(self.rank(dtz, counter, repeated, seen));
+            ranks.push(self.rank(dtz, counter, seen));
         }
         Some(ranks)
     }
@@ -383,10 +385,10 @@ impl Syzygy {
     /// `seen`: the move returns to a position of the game; such a win
     /// ranks below every other win that keeps the result, but above a win
     /// the counter spoils. (Ranks are doubled to make room for it.)
-    fn rank(&self, dtz: i32, counter: i32, repeated: bool, seen: bool) -> RootRank {
+    fn rank(&self, dtz: i32, counter: i32, seen: bool) -> RootRank {
         let rank = if dtz > 0 {
-            if dtz + counter <= SURE_WIN_PLIES && !repeated {
-                MAX_DTZ
+            if dtz + counter <= SURE_WIN_PLIES {
+                MAX_DTZ - dtz
             } else {
                 MAX_DTZ / 2 - (dtz + counter)
             }
@@ -520,36 +522,40 @@ mod tests {
             cardinality: 5,
         };
         let (with50, without50) = (ranker(true), ranker(false));
-        let rank = |dtz, counter, repeated| with50.rank(dtz, counter, repeated, false);
-        // Sure wins rank alike, whatever their DTZ.
-        assert_eq!(rank(5, 0, false), rank(60, 0, false));
-        // ... while DTZ + counter <= 98: then by DTZ.
-        assert_eq!(rank(49, 49, false), rank(40, 49, false));
-        assert!(rank(50, 49, false).rank < rank(40, 49, false).rank);
-        assert_eq!(rank(50, 49, false).wdl, Wdl::Win);
-        assert_eq!(rank(5, 0, false).wdl, Wdl::Win);
-        // ... unless the counter makes one cursed, or a position repeated.
-        assert_eq!(rank(60, 50, false).wdl, Wdl::CursedWin);
-        assert!(rank(60, 50, false).rank < rank(5, 50, false).rank);
-        assert!(rank(6, 0, true).rank < rank(5, 0, true).rank);
-        assert_eq!(rank(6, 0, true).wdl, Wdl::Win);
-        // A win back to a position of the game: below the other sure wins
-        // (repeated or not), above the spoilt ones, still a win.
-        let seen = with50.rank(5, 40, false, true);
+        let rank = |dtz, counter| with50.rank(dtz, counter, false);
+        // Sure wins rank by DTZ, the shortest first ...
+        assert!(rank(6, 0).rank < rank(5, 0).rank);
+        assert!(rank(60, 0).rank < rank(5, 0).rank);
+        assert_eq!(rank(60, 0).wdl, Wdl::Win);
+        // ... while DTZ + counter <= 98; up to 100 still a win, past it
+        // cursed, below every sure win.
+        assert_eq!(rank(49, 49).wdl, Wdl::Win);
+        assert_eq!(rank(50, 49).wdl, Wdl::Win);
+        assert!(rank(50, 49).rank < rank(98, 0).rank);
+        assert_eq!(rank(60, 50).wdl, Wdl::CursedWin);
+        assert!(rank(60, 50).rank < rank(50, 49).rank);
+        assert!(
+            rank(60, 50).rank > rank(0, 50).rank,
+            "a cursed win beats a draw"
+        );
+        // A win back to a position of the game: below the other sure wins,
+        // above the spoilt ones, still a win.
+        let seen = with50.rank(5, 40, true);
         assert_eq!(seen.wdl, Wdl::Win);
-        assert!(seen.rank < rank(54, 40, false).rank);
-        assert!(seen.rank < rank(59, 40, true).rank);
-        assert!(seen.rank > rank(61, 40, true).rank, "61 + 40 is spoilt");
-        assert!(seen.rank > rank(61, 40, false).rank);
+        assert!(seen.rank < rank(58, 40).rank);
+        assert!(seen.rank > rank(61, 40).rank, "61 + 40 is spoilt");
         // Without the fifty-move rule a cursed win is a win.
-        assert_eq!(without50.rank(60, 50, false, false).wdl, Wdl::Win);
-        assert_eq!(rank(0, 30, false).wdl, Wdl::Draw);
-        assert_eq!(rank(-3, 0, false).wdl, Wdl::Loss);
-        // A long loss ranks above a short one once a draw by the counter
-        // is in sight; a loss the rule saves is a blessed loss.
-        assert_eq!(rank(-60, 0, false).wdl, Wdl::Loss);
-        assert!(rank(-60, 0, false).rank > rank(-3, 0, false).rank);
-        assert_eq!(rank(-101, 0, false).wdl, Wdl::BlessedLoss);
-        assert_eq!(without50.rank(-101, 0, false, false).wdl, Wdl::Loss);
+        assert_eq!(without50.rank(60, 50, false).wdl, Wdl::Win);
+        assert_eq!(rank(0, 30).wdl, Wdl::Draw);
+        assert_eq!(rank(0, 30), rank(0, 0), "draws rank alike");
+        assert_eq!(rank(-3, 0).wdl, Wdl::Loss);
+        // Sure losses rank alike; a long loss ranks above a short one once
+        // a draw by the counter is in sight; a loss the rule saves is a
+        // blessed loss.
+        assert_eq!(rank(-3, 0), rank(-40, 0));
+        assert_eq!(rank(-60, 0).wdl, Wdl::Loss);
+        assert!(rank(-60, 0).rank > rank(-3, 0).rank);
+        assert_eq!(rank(-101, 0).wdl, Wdl::BlessedLoss);
+        assert_eq!(without50.rank(-101, 0, false).wdl, Wdl::Loss);
     }
 }
