@@ -41,6 +41,9 @@ pub struct Config {
     pub positions: Option<u64>,
     pub games: Option<u64>,
     pub random_plies: usize,
+    /// Each thread's hash table. 5,000-node searches need little, and a
+    /// small table stays in the cache: 2 MB made 17% more positions a
+    /// second than 16 MB (README "Evaluation").
     pub hash_mb: usize,
     pub progress_every: Duration,
     /// The net the games are played with (the embedded one by default).
@@ -57,7 +60,7 @@ impl Default for Config {
             positions: None,
             games: None,
             random_plies: 8,
-            hash_mb: 16,
+            hash_mb: 2,
             progress_every: Duration::from_secs(5),
             net: nnue::embedded(),
         }
@@ -68,7 +71,8 @@ pub const USAGE: &str = "usage: lasker datagen --out FILE [--threads N] [--seed 
                       [--positions N | --games N] [--random-plies N] [--hash MB]
                       [--net embedded|FILE]
   Self-play games; appends bulletformat ChessBoard records (32 bytes each) to FILE.
-  --nodes: soft node limit per move (default 5000); --random-plies: opening plies (default 8).
+  --nodes: soft node limit per move (default 5000); --random-plies: opening plies (default 8);
+  --hash: MB of hash table per thread (default 2).
   --net: play with this evaluation network (default: the one built into lasker).
   Without --positions or --games it runs until killed (Ctrl-C loses at most the games in play).";
 
