@@ -1003,11 +1003,15 @@ impl<'a> Searcher<'a> {
         // it skips everything before the move loop.
         if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: so far above beta that a shallow search
-            // won't bring it back.
+            // won't bring it back. Not when beta is a loss (being mated, or
+            // a lost table position): then the question is whether a mate
+            // comes, which the evaluation can't answer (a net that scores
+            // KRvK at +283 hid a mate in 2 behind a mate in 3 to depth 8).
             if techniques.reverse_futility
                 && depth <= RFP_MAX_DEPTH
                 && eval - RFP_MARGIN * depth >= beta
                 && eval < MATE_BOUND
+                && beta > -TB_WIN_BOUND
             {
                 return eval;
             }
@@ -1376,8 +1380,11 @@ mod tests {
         let r = search_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 3);
         assert_eq!(format_score(r.score), "mate 1");
         assert_eq!(r.best.unwrap().to(), shakmaty::Square::A8);
-        // Mate in 2 with a quiet first move: 1.Kb6 Kb8 2.Rh8#.
-        let r = search_fen("k7/8/2K5/8/8/8/8/7R w - - 0 1", 4);
+        // Mate in 2 with a quiet first move: 1.Kb6 Kb8 2.Rh8#. Net 2 scores
+        // KRvK low enough that no mate shows before depth 6; then the mate
+        // in 3 (1.Ra1) must not hide this one (reverse futility at a mated
+        // beta did, to depth 8).
+        let r = search_fen("k7/8/2K5/8/8/8/8/7R w - - 0 1", 6);
         assert_eq!(format_score(r.score), "mate 2");
     }
 
@@ -1465,7 +1472,7 @@ mod tests {
             let tt = TranspositionTable::new(1).unwrap();
             let setup = SearchSetup {
                 techniques: Techniques::all_but(name).unwrap(),
-                ..SearchSetup::quiet(&control, &tt, Limits::depth(4))
+                ..SearchSetup::quiet(&control, &tt, Limits::depth(8))
             };
             let pos = Position::from_fen("k7/8/2K5/8/8/8/8/7R w - - 0 1", CastlingMode::Standard)
                 .unwrap();
