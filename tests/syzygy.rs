@@ -188,8 +188,9 @@ fn root_ranking_keeps_only_the_moves_that_keep_the_result() {
     let ranks = tb.rank_root_moves(&mut late, &moves).unwrap();
     assert!(ranks.iter().all(|r| r.wdl != Wdl::Win), "{ranks:?}");
     assert!(ranks.iter().any(|r| r.wdl == Wdl::CursedWin));
-    // Sure wins rank by DTZ: the best rank is the fastest zeroing, both
-    // fresh and after the game went round in a circle.
+    // Sure wins rank by DTZ: after the game went round in a circle, the
+    // best rank is still the fastest zeroing, kept by fewer moves than
+    // win.
     let mut krvk = Position::from_fen(KRVK, CastlingMode::Standard).unwrap();
     let moves: Vec<_> = krvk.board().legal_moves().into_iter().collect();
     let fresh = tb.rank_root_moves(&mut krvk, &moves).unwrap();

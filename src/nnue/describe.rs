@@ -12,10 +12,14 @@ use shakmaty::{Board, Color, File, Rank, Role, Square};
 
 use super::Network;
 
+/// A score for the side to move, `turn`, seen from White's side.
+fn white_view(score: i32, turn: Color) -> i32 {
+    if turn == Color::White { score } else { -score }
+}
+
 /// The net's evaluation for White of `board` with `turn` to move.
 fn for_white(net: &Network, board: &Board, turn: Color) -> i32 {
-    let score = net.evaluate_board(board, turn);
-    if turn == Color::White { score } else { -score }
+    white_view(net.evaluate_board(board, turn), turn)
 }
 
 /// Each piece but the kings with its worth to White in centipawns, by
@@ -38,7 +42,7 @@ pub fn piece_worths(net: &Network, board: &Board, turn: Color) -> Vec<(Square, i
 /// worth under it.
 pub fn describe(net: &Network, board: &Board, turn: Color) -> String {
     let score = net.evaluate_board(board, turn);
-    let white = if turn == Color::White { score } else { -score };
+    let white = white_view(score, turn);
     let worths = piece_worths(net, board, turn);
     let worth_at = |sq: Square| worths.iter().find(|(s, _)| *s == sq).map(|&(_, w)| w);
     let rule = format!("   {}+\n", "+------".repeat(8));
