@@ -2,7 +2,8 @@
 //!
 //! Dependencies run one way: `uci` → `engine` → `search` → `movepick`
 //! (with `movegen` and `see`), `evaluator` → `eval_cache` and `nnue`, `tt`, `timeman`,
-//! `tablebase` (Syzygy probes, which knows nothing of scores), and
+//! `tablebase` (Syzygy probes, which knows nothing of scores), `score` (the
+//! score scale both `search` and `tt` speak), and
 //! everything sits on `position`, the wrapper over
 //! shakmaty that keeps the incremental key and the repetition counters.
 //! `perft` and `bench` stand beside the search.
@@ -18,6 +19,7 @@ pub mod movepick;
 pub mod nnue;
 pub mod perft;
 pub mod position;
+pub mod score;
 pub mod search;
 pub mod see;
 pub mod tablebase;

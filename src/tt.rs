@@ -21,7 +21,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use crate::search::TB_WIN_BOUND;
+use crate::score::TB_WIN_BOUND;
 
 pub const ENTRIES_PER_BUCKET: usize = 4;
 
@@ -415,7 +415,7 @@ fn write(slot: &Slot, key: u64, e: TtEntry) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::MATE;
+    use crate::score::MATE;
 
     fn entry(mv: u16, score: i32, depth: i32, bound: Bound) -> TtEntry {
         TtEntry {
@@ -470,7 +470,7 @@ mod tests {
 
     #[test]
     fn tablebase_scores_are_node_relative() {
-        use crate::search::{MATE_BOUND, TB_WIN};
+        use crate::score::{MATE_BOUND, TB_WIN};
         // A tablebase win 2 plies below a node at ply 6 (TB_WIN - 8 at the
         // root) is stored as 2 plies from the node, read back at ply 3.
         let stored = score_to_tt(TB_WIN - 8, 6);

@@ -1,0 +1,393 @@
+//! The search: iterative deepening over a negamax alpha-beta search with a
+//! quiescence search at the leaves.
+//!
+//! One `Searcher` runs per search thread. Thread 0 owns the clock and the
+//! output; the others (Lazy SMP helpers) search the same root silently and
+//! help through the shared transposition table.
+//!
+//! - `root`: iterative deepening, aspiration windows, the root moves, limits
+//!   and `info` output;
+//! - `negamax`: the search of a node, with its table, tablebase,
+//!   extension and history logic;
+//! - `pruning`: the pruning and reduction rules as small predicates, with
+//!   their parameters;
+//! - `quiescence`: captures until the position is quiet;
+//! - `techniques`: the switches of ablation experiments.
+//!
+//! This file holds what they share: the setup of a search, the searcher's
+//! state, and its table, node-counting and move helpers.
+
+mod negamax;
+mod pruning;
+mod quiescence;
+mod root;
+mod techniques;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use shakmaty::Move;
+
+use crate::evaluator::Evaluator;
+use crate::movepick::History;
+use crate::nnue::Network;
+use crate::position::Position;
+use crate::tablebase::{Syzygy, Wdl};
+use crate::timeman::{Limits, TimeBudget};
+use crate::tt::{Bound, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
+use pruning::ReductionTable;
+
+pub use crate::score::{
+    DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND, TB_WIN_CP, format_score,
+};
+pub use techniques::{EtcLimits, Techniques};
+
+/// How many nodes pass between looks at the clock.
+const CLOCK_CHECK_INTERVAL: u64 = 1024;
+
+/// State shared by every thread of one search, set by `go`, `stop` and
+/// `ponderhit` from the UCI thread.
+#[derive(Debug, Default)]
+pub struct Control {
+    pub stop: AtomicBool,
+    /// True while a `go ponder` has not yet been answered by `ponderhit`.
+    pub pondering: AtomicBool,
+    /// Milliseconds after the search started at which the time budget starts
+    /// counting (moved forward by `ponderhit`).
+    pub budget_origin_ms: AtomicU64,
+    /// Nodes of all threads, published in batches.
+    pub nodes: AtomicU64,
+    /// Successful tablebase probes of all threads.
+    pub tb_hits: AtomicU64,
+}
+
+impl Control {
+    pub fn reset(&self, pondering: bool) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.pondering.store(pondering, Ordering::SeqCst);
+        self.budget_origin_ms.store(0, Ordering::SeqCst);
+        self.nodes.store(0, Ordering::SeqCst);
+        self.tb_hits.store(0, Ordering::SeqCst);
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// What one search is asked to do; shared read-only by its threads.
+pub struct SearchSetup<'a> {
+    pub control: &'a Control,
+    pub tt: &'a TranspositionTable,
+    pub limits: Limits,
+    pub budget: TimeBudget,
+    pub start: Instant,
+    pub multipv: usize,
+    /// Print `info` lines (thread 0 only, and not in bench).
+    pub verbose: bool,
+    /// Which techniques are on (all, except in ablation experiments).
+    pub techniques: Techniques,
+    /// The evaluation network.
+    pub net: Arc<Network>,
+    /// Endgame tablebases, if `SyzygyPath` found any.
+    pub syzygy: Option<&'a Syzygy>,
+}
+
+impl<'a> SearchSetup<'a> {
+    /// A silent one-thread search within `limits` (depth, nodes or
+    /// movetime; no clock) for bench, test suites, tests and experiments.
+    pub fn quiet(control: &'a Control, tt: &'a TranspositionTable, limits: Limits) -> Self {
+        SearchSetup {
+            control,
+            tt,
+            budget: TimeBudget {
+                optimum: None,
+                maximum: limits.movetime.map(Duration::from_millis),
+            },
+            limits,
+            start: Instant::now(),
+            multipv: 1,
+            verbose: false,
+            techniques: Techniques::ALL,
+            net: crate::nnue::embedded(),
+            syzygy: None,
+        }
+    }
+
+    /// Time counted against the budget (after `ponderhit` if pondering).
+    fn budget_elapsed(&self) -> Duration {
+        let origin = Duration::from_millis(self.control.budget_origin_ms.load(Ordering::Relaxed));
+        self.start.elapsed().saturating_sub(origin)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Score of the last completed search of this move, or -INFINITY if it
+    /// only proved to be worse than the best.
+    pub score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// What a search thread returns.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub stats: SearchStats,
+}
+
+/// Counters for measurements and the debug log.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchStats {
+    pub tt_probes: u64,
+    pub tt_hits: u64,
+    pub tt_cutoffs: u64,
+    /// Stored moves that were not legal in the probing position: a key
+    /// collision (type-1 error) or a torn entry, caught before use.
+    pub tt_move_rejections: u64,
+    /// Enhanced transposition cutoffs: nodes decided by a child's entry.
+    pub etc_probes: u64,
+    pub etc_cutoffs: u64,
+    /// Table moves searched a ply deeper as singular.
+    pub singular_extensions: u64,
+}
+
+// Search parameters. Each prunes or reduces only where a match showed it
+// pays; see README "Search".
+
+/// What a search thread learns that stays true for the next move of the same
+/// game: the move histories, the counter-moves and the evaluation cache. The
+/// engine keeps one per thread from move to move (a new search would otherwise
+/// relearn its move ordering from nothing), and forgets them on `ucinewgame`.
+pub struct SearchMemory {
+    history: History,
+    /// The quiet reply that refuted a move, by the moved piece and target.
+    counter_moves: Box<[[Option<Move>; 64]; 12]>,
+    /// The evaluation, with its cache of positions this thread has seen
+    /// and the net's accumulators.
+    evaluator: Evaluator,
+}
+
+impl Default for SearchMemory {
+    fn default() -> Self {
+        SearchMemory {
+            history: History::default(),
+            counter_moves: Box::new([[None; 64]; 12]),
+            evaluator: Evaluator::default(),
+        }
+    }
+}
+
+pub struct Searcher<'a> {
+    pub pos: Position,
+    setup: &'a SearchSetup<'a>,
+    thread_id: usize,
+    pub nodes: u64,
+    /// Nodes not yet added to `Control::nodes`.
+    unpublished_nodes: u64,
+    seldepth: usize,
+    root_moves: Vec<RootMove>,
+    pv_index: usize,
+    completed_depth: u32,
+    pv_table: Vec<[Option<Move>; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY + 1],
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    memory: SearchMemory,
+    reductions: ReductionTable,
+    /// Null moves are off for the rest of a verification search.
+    null_move_disabled: bool,
+    /// The move a singular-extension search at this ply leaves out.
+    excluded: [Option<Move>; MAX_PLY + 1],
+    /// The iteration's depth; extensions stop at twice this ply.
+    root_depth: u32,
+    etc: EtcLimits,
+    stopped: bool,
+    /// The root's tablebase result when the root moves were ranked by DTZ.
+    root_tb: Option<Wdl>,
+    pub stats: SearchStats,
+}
+
+/// A tablebase result `ply` plies from the root as a score, with the bound
+/// it proves. With the fifty-move rule on, a cursed win (a win the rule
+/// spoils) is a draw nudged up, a blessed loss a draw nudged down.
+fn tb_score(wdl: Wdl, ply: usize) -> (i32, Bound) {
+    let ply = ply as i32;
+    match wdl {
+        Wdl::Win => (TB_WIN - ply, Bound::Lower),
+        Wdl::Loss => (-TB_WIN + ply, Bound::Upper),
+        Wdl::CursedWin => (DRAW + 2, Bound::Exact),
+        Wdl::BlessedLoss => (DRAW - 2, Bound::Exact),
+        Wdl::Draw => (DRAW, Bound::Exact),
+    }
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher that has learned nothing yet.
+    pub fn new(pos: Position, setup: &'a SearchSetup<'a>, thread_id: usize) -> Self {
+        Self::with_memory(pos, setup, thread_id, SearchMemory::default())
+    }
+
+    /// A searcher that starts from what an earlier search of this thread
+    /// learned (see [`SearchMemory`]).
+    pub fn with_memory(
+        pos: Position,
+        setup: &'a SearchSetup<'a>,
+        thread_id: usize,
+        mut memory: SearchMemory,
+    ) -> Self {
+        memory.evaluator.use_net(&setup.net);
+        Searcher {
+            pos,
+            setup,
+            thread_id,
+            nodes: 0,
+            unpublished_nodes: 0,
+            seldepth: 0,
+            root_moves: Vec::new(),
+            pv_index: 0,
+            completed_depth: 0,
+            pv_table: vec![[None; MAX_PLY]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            killers: [[None; 2]; MAX_PLY + 1],
+            memory,
+            reductions: ReductionTable::new(),
+            null_move_disabled: false,
+            excluded: [None; MAX_PLY + 1],
+            root_depth: 0,
+            etc: EtcLimits::default(),
+            stopped: false,
+            root_tb: None,
+            stats: SearchStats::default(),
+        }
+    }
+
+    /// What this search learned, for the next one.
+    pub fn into_memory(self) -> SearchMemory {
+        self.memory
+    }
+
+    /// Experiments only: try enhanced transposition cutoffs elsewhere.
+    pub fn with_etc(mut self, etc: EtcLimits) -> Self {
+        self.etc = etc;
+        self
+    }
+
+    /// The table key of this node: the position's key, or for a
+    /// singular-extension search (the same position without one move) that
+    /// key folded with the excluded move, so that the sub-search's entries
+    /// are never mistaken for the full node's.
+    fn node_key(&self, ply: usize) -> u64 {
+        match self.excluded[ply] {
+            None => self.pos.key(),
+            // An odd multiplier maps every non-zero move code to a non-zero
+            // scramble, so the folded key always differs from the plain one.
+            Some(m) => {
+                let code = u64::from(Position::encode_move(m)) + 1;
+                self.pos.key() ^ code.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            }
+        }
+    }
+
+    /// The table's entry for the current position with its mate score
+    /// converted to this ply, and its move if that is legal here.
+    fn probe_tt(&mut self, ply: usize) -> (Option<TtEntry>, Option<Move>) {
+        self.stats.tt_probes += 1;
+        let Some(mut entry) = self.setup.tt.probe(self.node_key(ply)) else {
+            return (None, None);
+        };
+        self.stats.tt_hits += 1;
+        entry.score = score_from_tt(entry.score, ply);
+        let mv = if entry.mv == 0 {
+            None
+        } else {
+            let decoded = self.pos.decode_move(entry.mv);
+            if decoded.is_none() {
+                self.stats.tt_move_rejections += 1;
+            }
+            decoded
+        };
+        (Some(entry), mv)
+    }
+
+    fn store_tt(&self, ply: usize, best_move: Option<Move>, score: i32, depth: i32, bound: Bound) {
+        let code = best_move.map_or(0, Position::encode_move);
+        self.setup.tt.store(
+            self.node_key(ply),
+            code,
+            score_to_tt(score, ply),
+            depth,
+            bound,
+            self.pos.piece_count(),
+        );
+    }
+
+    fn publish_nodes(&mut self) {
+        self.setup
+            .control
+            .nodes
+            .fetch_add(self.unpublished_nodes, Ordering::Relaxed);
+        self.unpublished_nodes = 0;
+    }
+
+    /// Counts a node and, every so often, looks at the limits.
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unpublished_nodes += 1;
+        if self.unpublished_nodes >= CLOCK_CHECK_INTERVAL {
+            self.publish_nodes();
+        }
+        if self.thread_id != 0 || self.completed_depth == 0 {
+            return;
+        }
+        let setup = self.setup;
+        if let Some(limit) = setup.limits.nodes {
+            let all = setup.control.nodes.load(Ordering::Relaxed) + self.unpublished_nodes;
+            if all >= limit {
+                setup.control.stop.store(true, Ordering::SeqCst);
+            }
+        }
+        if self.nodes.is_multiple_of(CLOCK_CHECK_INTERVAL)
+            && !setup.control.pondering.load(Ordering::Relaxed)
+            && setup
+                .budget
+                .maximum
+                .is_some_and(|max| setup.budget_elapsed() >= max)
+        {
+            setup.control.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Has this search been told to stop? Depth 1 always completes so that
+    /// there is a move to play.
+    fn should_stop(&mut self) -> bool {
+        if !self.stopped && self.completed_depth > 0 && self.setup.control.stopped() {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv_table.split_at_mut(ply + 1);
+        let child_len = self.pv_len[ply + 1];
+        head[ply][0] = Some(m);
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// Plays `m`, starting the load of the child's table bucket as soon as
+    /// its key is known.
+    fn make_move(&mut self, m: Move) {
+        let tt = self.setup.tt;
+        self.pos.make_announcing(m, |key| tt.prefetch(key));
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,312 @@
+//! Iterative deepening and the root: depth after depth with aspiration
+//! windows, a principal variation search over the root moves (MultiPV,
+//! `searchmoves`, tablebase ranking), the limits checked between
+//! iterations, and the `info` lines.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use shakmaty::{Move, Position as _};
+
+use super::{RootMove, SearchResult, Searcher, tb_score};
+use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, format_score};
+
+/// Aspiration window half-width at the first try (centipawns).
+const ASPIRATION_WINDOW: i32 = 20;
+/// Aspiration windows from this depth on.
+const ASPIRATION_MIN_DEPTH: u32 = 5;
+
+impl Searcher<'_> {
+    /// The legal root moves, restricted by `searchmoves` if given.
+    fn collect_root_moves(&self) -> Vec<RootMove> {
+        let legal = self.pos.board().legal_moves();
+        let wanted = &self.setup.limits.searchmoves;
+        legal
+            .into_iter()
+            .filter(|m| wanted.is_empty() || wanted.iter().any(|w| *w == self.pos.uci(*m)))
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITY,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect()
+    }
+
+    /// Iterative deepening: depth 1, 2, ... until a limit or `stop`.
+    pub fn iterate(&mut self) -> SearchResult {
+        self.root_moves = self.collect_root_moves();
+        self.keep_best_tablebase_moves();
+        if self.root_moves.is_empty() {
+            let score = if self.pos.in_check() { -MATE } else { DRAW };
+            if self.verbose() {
+                println!("info depth 0 score {} tbhits 0", format_score(score));
+            }
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+                stats: self.stats,
+            };
+        }
+        let max_depth = self
+            .setup
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let multipv = self.setup.multipv.clamp(1, self.root_moves.len());
+        // Helpers start one ply deeper on odd threads so that the threads
+        // don't all search the same tree in lockstep.
+        let first_depth = 1 + (self.thread_id as u32 & 1).min(max_depth - 1);
+
+        for depth in first_depth..=max_depth {
+            self.root_depth = depth;
+            for pv_index in 0..multipv {
+                self.pv_index = pv_index;
+                self.seldepth = 0;
+                self.aspiration_search(depth);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            if self.verbose() {
+                for i in 0..multipv {
+                    self.report(depth, i, "");
+                }
+            }
+            if self.iteration_limit_reached(depth) {
+                break;
+            }
+        }
+        self.publish_nodes();
+        // Every make was unmade (null moves included): the stack is back at
+        // the root and the repetition counters are the game history's.
+        debug_assert!(self.pos.repetition_counts_consistent());
+        let best = self.root_moves[0].clone();
+        let ponder = best
+            .pv
+            .get(1)
+            .copied()
+            .or_else(|| self.tt_move_after(best.mv));
+        SearchResult {
+            best: Some(best.mv),
+            ponder,
+            score: self.shown_score(best.score),
+            depth: self.completed_depth,
+            nodes: self.nodes,
+            stats: self.stats,
+        }
+    }
+
+    /// Searches the root with a narrow window around the last score,
+    /// widening it on each fail until the score falls inside.
+    fn aspiration_search(&mut self, depth: u32) {
+        let previous = self.root_moves[self.pv_index].score;
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if self.setup.techniques.aspiration
+            && depth >= ASPIRATION_MIN_DEPTH
+            && previous.abs() < MATE_BOUND
+        {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search_root(depth, alpha, beta);
+            // Stable: moves that proved only "worse" keep their order.
+            self.root_moves[self.pv_index..].sort_by_key(|rm| -rm.score);
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+                self.report_bound(depth, "upperbound");
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+                self.report_bound(depth, "lowerbound");
+            } else {
+                return;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// A failed aspiration search, reported once a search runs long enough
+    /// for a GUI to show it.
+    fn report_bound(&self, depth: u32, bound: &str) {
+        if self.verbose() && self.setup.start.elapsed() >= Duration::from_secs(1) {
+            self.report(depth, self.pv_index, bound);
+        }
+    }
+
+    fn verbose(&self) -> bool {
+        self.setup.verbose && self.thread_id == 0
+    }
+
+    /// The table's move for the position after `m` (a ponder move when the
+    /// PV was cut short by a table hit).
+    fn tt_move_after(&mut self, m: Move) -> Option<Move> {
+        self.pos.make(m);
+        let reply = self
+            .setup
+            .tt
+            .probe(self.pos.key())
+            .and_then(|e| self.pos.decode_move(e.mv));
+        self.pos.unmake();
+        reply
+    }
+
+    /// After a completed iteration: is it time to stop?
+    fn iteration_limit_reached(&mut self, depth: u32) -> bool {
+        let setup = self.setup;
+        if setup.control.stopped() {
+            return true;
+        }
+        if let Some(mate) = setup.limits.mate {
+            let best = self.root_moves[0].score;
+            if best >= MATE_BOUND && (MATE - best + 1) / 2 <= mate as i32 {
+                return self.finish_early();
+            }
+        }
+        if setup.limits.depth.is_some_and(|d| depth >= d)
+            || setup.limits.soft_nodes.is_some_and(|n| self.nodes >= n)
+        {
+            return self.finish_early();
+        }
+        // The next iteration costs a few times this one: don't start one
+        // that can't finish.
+        if self.thread_id == 0
+            && !setup.control.pondering.load(Ordering::Relaxed)
+            && let Some(opt) = setup.budget.optimum
+            && setup.budget_elapsed() >= opt / 2
+        {
+            return self.finish_early();
+        }
+        depth as usize >= MAX_PLY - 1
+    }
+
+    /// A limit of our own is reached. Stop the other threads; in `infinite`
+    /// or ponder mode the engine waits for `stop`/`ponderhit` before it
+    /// answers, which the caller handles.
+    fn finish_early(&self) -> bool {
+        if self.thread_id == 0 {
+            self.setup.control.stop.store(true, Ordering::SeqCst);
+        }
+        true
+    }
+
+    fn report(&self, depth: u32, index: usize, bound: &str) {
+        let elapsed = self.setup.start.elapsed();
+        let nodes = self.setup.control.nodes.load(Ordering::Relaxed) + self.unpublished_nodes;
+        let ms = elapsed.as_millis() as u64;
+        let nps = nodes * 1000 / ms.max(1);
+        let rm = &self.root_moves[index];
+        let pv: Vec<String> = rm.pv.iter().map(|m| self.pos.uci(*m)).collect();
+        let bound = if bound.is_empty() {
+            String::new()
+        } else {
+            format!(" {bound}")
+        };
+        println!(
+            "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {nodes} nps {nps} \
+             hashfull {} tbhits {} time {ms} pv {}",
+            rm.seldepth.max(depth as usize),
+            index + 1,
+            format_score(self.shown_score(rm.score)),
+            self.setup.tt.hashfull(),
+            self.setup.control.tb_hits.load(Ordering::Relaxed),
+            pv.join(" ")
+        );
+    }
+
+    /// The root: principal variation search over the root moves from
+    /// `pv_index` on (earlier ones are the better MultiPV lines).
+    fn search_root(&mut self, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        let depth = depth as i32;
+        let mut best = -INFINITY;
+        for i in self.pv_index..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            self.make_move(m);
+            let score = if i == self.pv_index {
+                -self.negamax(depth - 1, -beta, -alpha, 1)
+            } else {
+                let s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
+                if s > alpha && s < beta {
+                    -self.negamax(depth - 1, -beta, -alpha, 1)
+                } else {
+                    s
+                }
+            };
+            self.pos.unmake();
+            if self.should_stop() {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_index || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv
+                    .extend(self.pv_table[1][..self.pv_len[1]].iter().flatten().copied());
+            } else {
+                rm.score = -INFINITY;
+            }
+            best = best.max(score);
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// A root in the tablebases: its moves are ranked by DTZ and only those
+    /// that keep the best result are searched (`Syzygy::rank_root_moves`),
+    /// so that even a one-ply search converts a win and holds a draw.
+    fn keep_best_tablebase_moves(&mut self) {
+        let Some(tb) = self.setup.syzygy else {
+            return;
+        };
+        let moves: Vec<Move> = self.root_moves.iter().map(|rm| rm.mv).collect();
+        let Some(ranks) = tb.rank_root_moves(&mut self.pos, &moves) else {
+            return;
+        };
+        let Some(best) = ranks.iter().max_by_key(|r| r.rank).copied() else {
+            return;
+        };
+        let hits = moves.len() as u64;
+        self.setup
+            .control
+            .tb_hits
+            .fetch_add(hits, Ordering::Relaxed);
+        let mut ranks = ranks.iter();
+        self.root_moves
+            .retain(|_| ranks.next().is_some_and(|r| r.rank == best.rank));
+        self.root_tb = Some(best.wdl);
+    }
+
+    /// The score shown for a root move: the search's, unless the root was
+    /// ranked by the tablebases and the search found no mate or tablebase
+    /// result of its own; then the root's tablebase result.
+    fn shown_score(&self, score: i32) -> i32 {
+        match self.root_tb {
+            Some(wdl) if score.abs() < TB_WIN_BOUND => tb_score(wdl, 0).0,
+            _ => score,
+        }
+    }
+}

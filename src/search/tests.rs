@@ -1,0 +1,133 @@
+use super::*;
+use shakmaty::CastlingMode;
+use shakmaty::Position as _;
+
+fn search_fen(fen: &str, depth: u32) -> SearchResult {
+    let control = Control::default();
+    let tt = TranspositionTable::new(16).unwrap();
+    let setup = SearchSetup::quiet(&control, &tt, Limits::depth(depth));
+    let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+    let mut s = Searcher::new(pos, &setup, 0);
+    s.iterate()
+}
+
+#[test]
+fn mate_in_one_and_two() {
+    let r = search_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 3);
+    assert_eq!(format_score(r.score), "mate 1");
+    assert_eq!(r.best.unwrap().to(), shakmaty::Square::A8);
+    // Mate in 2 with a quiet first move: 1.Kb6 Kb8 2.Rh8#. Net 2 scores
+    // KRvK low enough that no mate shows before depth 6; then the mate
+    // in 3 (1.Ra1) must not hide this one (reverse futility at a mated
+    // beta did, to depth 8).
+    let r = search_fen("k7/8/2K5/8/8/8/8/7R w - - 0 1", 6);
+    assert_eq!(format_score(r.score), "mate 2");
+}
+
+#[test]
+fn mated_and_stalemated_positions() {
+    let r = search_fen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", 3);
+    assert!(r.best.is_none());
+    assert_eq!(r.score, -MATE);
+    let r = search_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 3);
+    assert!(r.best.is_none());
+    assert_eq!(r.score, DRAW);
+}
+
+#[test]
+fn wins_hanging_queen() {
+    let r = search_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", 3);
+    assert_eq!(r.best.unwrap().to(), shakmaty::Square::D5);
+}
+
+#[test]
+fn techniques_by_name() {
+    let t = Techniques::all_but("nullmove, LMR").unwrap();
+    assert!(!t.null_move && !t.late_move_reductions);
+    assert!(t.futility && t.singular_extensions);
+    assert_eq!(Techniques::all_but("").unwrap(), Techniques::ALL);
+    for name in Techniques::names() {
+        assert_ne!(
+            Techniques::all_but(name).unwrap(),
+            Techniques::ALL,
+            "{name}"
+        );
+    }
+    assert!(Techniques::all_but("nullmove,bogus").is_err());
+}
+
+#[test]
+fn singular_search_has_its_own_table_key() {
+    let control = Control::default();
+    let tt = TranspositionTable::new(1).unwrap();
+    let setup = SearchSetup::quiet(&control, &tt, Limits::depth(1));
+    let mut s = Searcher::new(Position::default(), &setup, 0);
+    let plain = s.node_key(3);
+    let moves = s.pos.board().legal_moves();
+    let mut keys = vec![plain];
+    for &m in &moves {
+        s.excluded[3] = Some(m);
+        keys.push(s.node_key(3));
+    }
+    s.excluded[3] = None;
+    assert_eq!(s.node_key(3), plain);
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(
+        keys.len(),
+        moves.len() + 1,
+        "every excluded move its own key"
+    );
+}
+
+#[test]
+fn singular_extensions_happen_and_can_be_switched_off() {
+    let fen = "r1bq1rk1/pp2bppp/2n2n2/3p4/3P4/2NB1N2/PP3PPP/R1BQ1RK1 w - - 0 10";
+    let singular = |techniques| {
+        let control = Control::default();
+        let tt = TranspositionTable::new(16).unwrap();
+        let setup = SearchSetup {
+            techniques,
+            ..SearchSetup::quiet(&control, &tt, Limits::depth(11))
+        };
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        Searcher::new(pos, &setup, 0)
+            .iterate()
+            .stats
+            .singular_extensions
+    };
+    assert!(singular(Techniques::ALL) > 0);
+    assert_eq!(singular(Techniques::all_but("singular").unwrap()), 0);
+}
+
+#[test]
+fn every_technique_can_be_switched_off_safely() {
+    // Each ablation still finds the mate and a legal move.
+    for name in Techniques::names() {
+        let control = Control::default();
+        let tt = TranspositionTable::new(1).unwrap();
+        let setup = SearchSetup {
+            techniques: Techniques::all_but(name).unwrap(),
+            ..SearchSetup::quiet(&control, &tt, Limits::depth(8))
+        };
+        let pos =
+            Position::from_fen("k7/8/2K5/8/8/8/8/7R w - - 0 1", CastlingMode::Standard).unwrap();
+        let r = Searcher::new(pos, &setup, 0).iterate();
+        assert_eq!(format_score(r.score), "mate 2", "without {name}");
+    }
+}
+
+#[test]
+fn score_formatting() {
+    assert_eq!(format_score(MATE - 1), "mate 1");
+    assert_eq!(format_score(MATE - 3), "mate 2");
+    assert_eq!(format_score(-MATE + 2), "mate -1");
+    assert_eq!(format_score(-MATE + 4), "mate -2");
+    assert_eq!(format_score(35), "cp 35");
+    // Tablebase wins are large centipawn values, never mates.
+    assert_eq!(format_score(TB_WIN), "cp 20000");
+    assert_eq!(format_score(TB_WIN - 5), "cp 19995");
+    assert_eq!(format_score(-TB_WIN + 7), "cp -19993");
+    assert_eq!(format_score(TB_WIN_BOUND), "cp 19872");
+    assert_eq!(format_score(MATE_BOUND), format!("mate {}", MAX_PLY / 2));
+}
