@@ -159,9 +159,6 @@ pub struct SearchStats {
     pub singular_extensions: u64,
 }
 
-// Search parameters. Each prunes or reduces only where a match showed it
-// pays; see README "Search".
-
 /// What a search thread learns that stays true for the next move of the same
 /// game: the move histories, the counter-moves and the evaluation cache. The
 /// engine keeps one per thread from move to move (a new search would otherwise
@@ -185,6 +182,9 @@ impl Default for SearchMemory {
     }
 }
 
+/// One thread's search: the position it walks, with everything the thread
+/// keeps along its path (PV, killers, excluded moves) and across moves
+/// (`SearchMemory`).
 pub struct Searcher<'a> {
     pub pos: Position,
     setup: &'a SearchSetup<'a>,
