@@ -62,6 +62,10 @@ pub struct Config {
     pub validation: f64,
     pub seed: u64,
     pub resume: Option<PathBuf>,
+    /// Start from this quantised net's weights (with fresh optimiser
+    /// moments) instead of random ones: fine-tuning a net whose checkpoint
+    /// or data is gone, on new data.
+    pub init: Option<PathBuf>,
     /// Stop after this epoch (the schedule still spans `epochs`): a long
     /// run in parts, each resumed from the last checkpoint.
     pub stop_after: Option<usize>,
@@ -85,6 +89,7 @@ impl Default for Config {
             validation: 0.02,
             seed: 1,
             resume: None,
+            init: None,
             stop_after: None,
         }
     }
@@ -94,8 +99,9 @@ pub const USAGE: &str = "usage: lasker train --data FILE [--data FILE ...] --out
                     [--batch N] [--lr X] [--final-lr X] [--wdl X] [--mirror on|off]
                     [--weight-decay X]
                     [--threads N] [--validation FRACTION] [--seed S] [--resume DIR/checkpoint.bin]
-                    [--stop-after EPOCH]
-  Trains the net on datagen records; writes DIR/checkpoint.bin and DIR/net-<epoch>.nnue each epoch.";
+                    [--init NET.nnue] [--stop-after EPOCH]
+  Trains the net on datagen records; writes DIR/checkpoint.bin and DIR/net-<epoch>.nnue each epoch.
+  --init starts from a net's weights instead of random ones (fine-tuning).";
 
 impl Config {
     pub fn from_args(args: &[String]) -> Result<Config, String> {
@@ -130,6 +136,7 @@ impl Config {
                 "--validation" => c.validation = num(flag, value)?,
                 "--seed" => c.seed = num(flag, value)?,
                 "--resume" => c.resume = Some(PathBuf::from(value)),
+                "--init" => c.init = Some(PathBuf::from(value)),
                 "--stop-after" => c.stop_after = Some(num(flag, value)?),
                 _ => return Err(format!("unknown flag '{flag}'\n{USAGE}")),
             }
@@ -137,6 +144,11 @@ impl Config {
         c.out = out.ok_or_else(|| format!("--out is required\n{USAGE}"))?;
         if c.data.is_empty() {
             return Err(format!("--data is required\n{USAGE}"));
+        }
+        if c.resume.is_some() && c.init.is_some() {
+            return Err(
+                "--resume and --init exclude each other: a checkpoint has its weights".into(),
+            );
         }
         if c.epochs == 0 || c.batch == 0 || !(1..=256).contains(&c.threads) {
             return Err("--epochs and --batch must be positive, --threads in 1..256".into());
@@ -381,6 +393,25 @@ impl Trainer {
         }
     }
 
+    /// A trainer whose float weights are `net`'s, dequantised (the
+    /// inverse of `quantise`), with fresh optimiser moments at epoch 0.
+    pub fn from_network(net: &Network) -> Trainer {
+        let mut params = Vec::with_capacity(PARAMS);
+        let dq = |w: i16, scale: i32| f32::from(w) / scale as f32;
+        params.extend(net.feature_weights.iter().map(|&w| dq(w, QA)));
+        params.extend(net.feature_bias.iter().map(|&w| dq(w, QA)));
+        params.extend(net.output_weights.iter().map(|&w| dq(w, QB)));
+        params.push(net.output_bias as f32 / (QA * QB) as f32);
+        debug_assert_eq!(params.len(), PARAMS);
+        Trainer {
+            params,
+            m: vec![0.0; PARAMS],
+            v: vec![0.0; PARAMS],
+            step: 0,
+            epoch: 0,
+        }
+    }
+
     const CHECKPOINT_MAGIC: &'static [u8; 8] = b"LKTRAIN1";
 
     pub fn save_checkpoint(&self, path: &Path) -> std::io::Result<()> {
@@ -484,9 +515,12 @@ pub fn run(config: &Config) -> Result<f32, String> {
     let validation = records.split_off(records.len() - held_out);
     let train = records;
     fs::create_dir_all(&config.out).map_err(|e| format!("{}: {e}", config.out.display()))?;
-    let mut trainer = match &config.resume {
-        Some(path) => Trainer::load_checkpoint(path)?,
-        None => Trainer::new(config.seed),
+    let mut trainer = match (&config.resume, &config.init) {
+        (Some(path), _) => Trainer::load_checkpoint(path)?,
+        (None, Some(net)) => Trainer::from_network(
+            &Network::load(net).map_err(|e| format!("--init {}: {}", net.display(), e.0))?,
+        ),
+        (None, None) => Trainer::new(config.seed),
     };
     eprintln!(
         "training on {} positions, validating on {}, hidden {H}, epochs {}..{}, {} threads",
@@ -662,6 +696,7 @@ mod tests {
             "--data a.bin",
             "--data a --out o --wdl 2",
             "--data a --out o --lr x",
+            "--data a --out o --resume c.bin --init n.nnue",
         ] {
             assert!(Config::from_args(&args(bad)).is_err(), "{bad}");
         }
@@ -678,6 +713,44 @@ mod tests {
             ..config
         };
         assert!(run(&config).unwrap_err().contains("too few"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_net_dequantised_for_fine_tuning_quantises_back_to_itself() {
+        let net = nnue::embedded();
+        let trainer = Trainer::from_network(&net);
+        assert!(trainer.quantise() == *net, "the round trip changed the net");
+        // The float net evaluates as the quantised one does, to rounding.
+        for fen in crate::bench::bench_fens() {
+            let pos =
+                crate::position::Position::from_fen(fen, shakmaty::CastlingMode::Standard).unwrap();
+            let record = trainingdata::encode(pos.board(), 0, trainingdata::GameResult::Draw);
+            let float_cp = trainer.output(&record) * EVAL_SCALE;
+            let engine_cp =
+                net.evaluate_board(shakmaty::Position::board(pos.board()), pos.turn()) as f32;
+            assert!(
+                (float_cp - engine_cp).abs() <= 3.0,
+                "{fen}: {float_cp} against {engine_cp}"
+            );
+        }
+    }
+
+    #[test]
+    fn init_from_a_file_that_is_not_a_net_is_an_error() {
+        let dir = scratch("init");
+        let data = tiny_data(&dir);
+        fs::write(dir.join("bad.nnue"), b"LKNN and nothing else").unwrap();
+        let config = Config {
+            data: vec![data],
+            out: dir.join("out"),
+            init: Some(dir.join("bad.nnue")),
+            epochs: 1,
+            batch: 256,
+            validation: 0.1,
+            ..Config::default()
+        };
+        assert!(run(&config).unwrap_err().contains("--init"));
         fs::remove_dir_all(&dir).unwrap();
     }
 }
