@@ -217,13 +217,7 @@ impl Trainer {
         for w in &mut params[W2..B2] {
             *w = uniform(output_limit);
         }
-        Trainer {
-            params,
-            m: vec![0.0; PARAMS],
-            v: vec![0.0; PARAMS],
-            step: 0,
-            epoch: 0,
-        }
+        Trainer::starting_from(params)
     }
 
     /// The float output (centipawns / 400) for a record's side to move.
@@ -393,6 +387,18 @@ impl Trainer {
         }
     }
 
+    /// A trainer at epoch 0 with these weights and fresh optimiser moments.
+    fn starting_from(params: Vec<f32>) -> Trainer {
+        debug_assert_eq!(params.len(), PARAMS);
+        Trainer {
+            m: vec![0.0; PARAMS],
+            v: vec![0.0; PARAMS],
+            params,
+            step: 0,
+            epoch: 0,
+        }
+    }
+
     /// A trainer whose float weights are `net`'s, dequantised (the
     /// inverse of `quantise`), with fresh optimiser moments at epoch 0.
     pub fn from_network(net: &Network) -> Trainer {
@@ -402,14 +408,7 @@ impl Trainer {
         params.extend(net.feature_bias.iter().map(|&w| dq(w, QA)));
         params.extend(net.output_weights.iter().map(|&w| dq(w, QB)));
         params.push(net.output_bias as f32 / (QA * QB) as f32);
-        debug_assert_eq!(params.len(), PARAMS);
-        Trainer {
-            params,
-            m: vec![0.0; PARAMS],
-            v: vec![0.0; PARAMS],
-            step: 0,
-            epoch: 0,
-        }
+        Trainer::starting_from(params)
     }
 
     const CHECKPOINT_MAGIC: &'static [u8; 8] = b"LKTRAIN1";
