@@ -5,7 +5,7 @@ CARGO ?= cargo
 # target x86-64-v2, set in .cargo/config.toml.
 NATIVE := RUSTFLAGS="-C target-cpu=native"
 
-.PHONY: all build run test bench perft-full tt-report clippy fmt clean
+.PHONY: all build run test bench perft-full tt-report clippy fmt clean lasker-v3
 
 all: build
 
@@ -37,6 +37,13 @@ perft-full:
 # The transposition-table measurements of README (several minutes).
 tt-report:
 	$(CARGO) test --release --test tt_experiments -- --ignored --nocapture --test-threads=1
+
+# A binary for any x86-64 machine with AVX2 (x86-64-v3: Haswell, Zen and
+# later) rather than for this CPU: for a lent machine with many cores that
+# runs `lasker datagen` (README "Generations").
+lasker-v3:
+	RUSTFLAGS="-C target-cpu=x86-64-v3" $(CARGO) build --release --target-dir "$(TARGET_DIR)/v3"
+	cp "$(TARGET_DIR)/v3/release/lasker" lasker-v3
 
 clippy:
 	$(CARGO) clippy --release --all-targets -- -D warnings
