@@ -16,11 +16,13 @@ fn mate_in_one_and_two() {
     let r = search_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 3);
     assert_eq!(format_score(r.score), "mate 1");
     assert_eq!(r.best.unwrap().to(), shakmaty::Square::A8);
-    // Mate in 2 with a quiet first move: 1.Kb6 Kb8 2.Rh8#. Net 2 scores
-    // KRvK low enough that no mate shows before depth 6; then the mate
-    // in 3 (1.Ra1) must not hide this one (reverse futility at a mated
-    // beta did, to depth 8).
-    let r = search_fen("k7/8/2K5/8/8/8/8/7R w - - 0 1", 6);
+    // Mate in 2 with a quiet first move: 1.Kb6 Kb8 2.Rh8#. Net 3 scores
+    // KRvK high enough (+750) that reverse futility and late-move
+    // reductions keep any mate out of sight before depth 8 (net 2: depth
+    // 6); then a longer mate must not hide this one (reverse futility at a
+    // mated beta showed mate 4 at depth 8 with net 3, and hid the mate in
+    // 2 behind a mate in 3 to depth 8 with net 2).
+    let r = search_fen("k7/8/2K5/8/8/8/8/7R w - - 0 1", 8);
     assert_eq!(format_score(r.score), "mate 2");
 }
 
