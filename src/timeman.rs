@@ -92,6 +92,26 @@ impl TimeBudget {
     }
 }
 
+/// How much of the usual share of `optimum` a search may spend before it
+/// stops between iterations, given how settled the root is.
+///
+/// `best_move_nodes` is the fraction of all nodes spent under the current
+/// best root move: near 1 the alternatives are refuted at once and more
+/// time would change little; low, the search keeps looking hard at other
+/// moves and a new best move may be on its way. `stable_iterations` counts
+/// the completed iterations in a row that kept the same best move.
+pub fn soft_limit_scale(best_move_nodes: f64, stable_iterations: u32) -> f64 {
+    let nodes = (1.5 - best_move_nodes.clamp(0.0, 1.0)) * 1.35;
+    let stability = match stable_iterations {
+        0 => 1.5,
+        1 => 1.2,
+        2 => 1.0,
+        3 => 0.9,
+        _ => 0.8,
+    };
+    nodes * stability
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,6 +151,17 @@ mod tests {
         let w = TimeBudget::new(&l, Color::White, 0).optimum.unwrap();
         let b = TimeBudget::new(&l, Color::Black, 0).optimum.unwrap();
         assert!(w > b * 10);
+    }
+
+    #[test]
+    fn unsettled_roots_get_more_time() {
+        // A best move that takes all the nodes and never changes: stop early.
+        assert!(soft_limit_scale(1.0, 10) < 0.6);
+        // A fresh best move sharing the nodes with its rivals: think longer.
+        assert!(soft_limit_scale(0.3, 0) > 2.0);
+        // Monotone in both inputs.
+        assert!(soft_limit_scale(0.5, 2) > soft_limit_scale(0.7, 2));
+        assert!(soft_limit_scale(0.5, 1) > soft_limit_scale(0.5, 3));
     }
 
     #[test]

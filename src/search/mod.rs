@@ -130,6 +130,8 @@ pub struct RootMove {
     pub score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// Nodes searched under this move in the whole search (time management).
+    pub nodes: u64,
 }
 
 /// What a search thread returns.
@@ -196,6 +198,8 @@ pub struct Searcher<'a> {
     root_moves: Vec<RootMove>,
     pv_index: usize,
     completed_depth: u32,
+    /// Completed iterations in a row that ended with the same best move.
+    best_move_stability: u32,
     pv_table: Vec<[Option<Move>; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
@@ -253,6 +257,7 @@ impl<'a> Searcher<'a> {
             root_moves: Vec::new(),
             pv_index: 0,
             completed_depth: 0,
+            best_move_stability: 0,
             pv_table: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             killers: [[None; 2]; MAX_PLY + 1],

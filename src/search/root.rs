@@ -10,6 +10,7 @@ use shakmaty::{Move, Position as _};
 
 use super::{RootMove, SearchResult, Searcher, tb_score};
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, format_score};
+use crate::timeman::soft_limit_scale;
 
 /// Aspiration window half-width at the first try (centipawns).
 const ASPIRATION_WINDOW: i32 = 20;
@@ -29,6 +30,7 @@ impl Searcher<'_> {
                 score: -INFINITY,
                 pv: vec![mv],
                 seldepth: 0,
+                nodes: 0,
             })
             .collect()
     }
@@ -62,6 +64,7 @@ impl Searcher<'_> {
         // don't all search the same tree in lockstep.
         let first_depth = 1 + (self.thread_id as u32 & 1).min(max_depth - 1);
 
+        let mut previous_best = self.root_moves[0].mv;
         for depth in first_depth..=max_depth {
             self.root_depth = depth;
             for pv_index in 0..multipv {
@@ -75,6 +78,12 @@ impl Searcher<'_> {
             if self.stopped {
                 break;
             }
+            if self.completed_depth > 0 && self.root_moves[0].mv == previous_best {
+                self.best_move_stability += 1;
+            } else {
+                self.best_move_stability = 0;
+            }
+            previous_best = self.root_moves[0].mv;
             self.completed_depth = depth;
             if self.verbose() {
                 for i in 0..multipv {
@@ -186,15 +195,29 @@ impl Searcher<'_> {
             return self.finish_early();
         }
         // The next iteration costs a few times this one: don't start one
-        // that can't finish.
+        // that can't finish. A settled root stops sooner, an unsettled one
+        // later (`soft_limit_scale`).
         if self.thread_id == 0
             && !setup.control.pondering.load(Ordering::Relaxed)
             && let Some(opt) = setup.budget.optimum
-            && setup.budget_elapsed() >= opt / 2
+            && setup.budget_elapsed() >= opt.mul_f64(0.5 * self.soft_limit_scale())
         {
             return self.finish_early();
         }
         depth as usize >= MAX_PLY - 1
+    }
+
+    /// The share of the soft time limit this root deserves: from the
+    /// fraction of nodes the best move took and how long it has been best.
+    /// Shallow iterations are too short to tell.
+    fn soft_limit_scale(&self) -> f64 {
+        const MIN_DEPTH: u32 = 6;
+        let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+        if self.completed_depth < MIN_DEPTH || total == 0 {
+            return 1.0;
+        }
+        let best = self.root_moves[0].nodes as f64 / total as f64;
+        soft_limit_scale(best, self.best_move_stability)
     }
 
     /// A limit of our own is reached. Stop the other threads; in `infinite`
@@ -238,6 +261,7 @@ impl Searcher<'_> {
         let mut best = -INFINITY;
         for i in self.pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            let nodes_before = self.nodes;
             self.make_move(m);
             let score = if i == self.pv_index {
                 -self.negamax(depth - 1, -beta, -alpha, 1)
@@ -250,6 +274,7 @@ impl Searcher<'_> {
                 }
             };
             self.pos.unmake();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.should_stop() {
                 return best;
             }
