@@ -24,6 +24,37 @@ from match import Stats  # noqa: E402
 GAME = re.compile(r"game\s+\d+ .*\((.*)\)\s+W(\d+) D(\d+) L(\d+)")
 
 
+def read_log(path):
+    """The first engine's results (1, 0.5, 0) and the terminations, game by
+    game, from one match.py log.
+
+    Each line carries the run's running totals, so the change from the line
+    before is that game's result. With --concurrency, two games that end
+    together can both print the totals after both (match.py reads the totals
+    outside its lock): the first line then advances by two games and the
+    second by none. Results are therefore read from the change in totals and
+    terminations from each line; the two lists agree in length, and within
+    such a pair the order of the two results is unknown (it matters only to
+    the game at which an SPRT bound was first crossed)."""
+    results, reasons = [], []
+    before = (0, 0, 0)
+    with open(path) as log:
+        for line in log:
+            m = GAME.match(line)
+            if not m:
+                continue
+            totals = tuple(int(x) for x in m.group(2, 3, 4))
+            won, drawn, lost = (t - b for t, b in zip(totals, before))
+            if min(won, drawn, lost) < 0:
+                sys.exit(f"{path}: totals go backwards near: {line.strip()}")
+            before = totals
+            results += [1] * won + [0.5] * drawn + [0] * lost
+            reasons.append(m.group(1))
+    if len(results) != len(reasons):
+        sys.exit(f"{path}: {len(reasons)} game lines but {len(results)} games in the totals")
+    return results, reasons
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--sprt", nargs=2, type=float, default=[0.0, 10.0], metavar=("ELO0", "ELO1"))
@@ -36,23 +67,12 @@ def main():
     stats = Stats()
     crossed = None
     for path in args.logs:
-        # Each line carries the run's running totals; the change from the
-        # line before is the game's result for the first engine.
-        before = (0, 0, 0)
-        with open(path) as log:
-            for line in log:
-                m = GAME.match(line)
-                if not m:
-                    continue
-                totals = tuple(int(x) for x in m.group(2, 3, 4))
-                won, drawn, lost = (t - b for t, b in zip(totals, before))
-                before = totals
-                if won + drawn + lost != 1:
-                    sys.exit(f"{path}: lines out of order near: {line.strip()}")
-                stats.add(1 if won else 0 if lost else 0.5, m.group(1))
-                llr = stats.llr(*args.sprt)
-                if crossed is None and (llr >= upper or llr <= lower):
-                    crossed = (stats.n(), llr, "H1" if llr >= upper else "H0")
+        results, reasons = read_log(path)
+        for score, reason in zip(results, reasons):
+            stats.add(score, reason)
+            llr = stats.llr(*args.sprt)
+            if crossed is None and (llr >= upper or llr <= lower):
+                crossed = (stats.n(), llr, "H1" if llr >= upper else "H0")
     if stats.n() == 0:
         sys.exit("no games in those logs")
     elo, err = stats.elo()
