@@ -1,0 +1,412 @@
+//! The UCI protocol: reads commands, keeps the options and the current
+//! position, and hands searches to the `Engine`.
+//!
+//! Input is read on its own thread and arrives here over a channel, together
+//! with the search thread's "finished" messages, so `stop`, `isready` and
+//! `quit` are answered at once while a search runs. Every malformed command
+//! gets an `info string error: ...` and leaves the state as it was.
+
+mod go;
+mod options;
+
+use std::io::BufRead;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use log::debug;
+use shakmaty::{CastlingMode, Color, Position as _};
+
+use crate::bench;
+use crate::engine::{Engine, SearchFinished, SearchRequest};
+use crate::epd;
+use crate::nnue;
+use crate::perft;
+use crate::position::Position;
+use crate::tablebase::{Syzygy, Tables};
+use crate::tt::TranspositionTable;
+use options::{DEFAULT_HASH_MB, Options};
+
+pub const ENGINE_NAME: &str = "Lasker";
+pub const ENGINE_AUTHOR: &str = "the Lasker developers";
+
+const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Writes one protocol line to stdout.
+fn send(line: &str) {
+    println!("{line}");
+}
+
+/// Reports a problem with the input; the engine carries on.
+fn error(msg: &str) {
+    send(&format!("info string error: {msg}"));
+}
+
+/// What the loop does after a command.
+#[derive(PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Uci {
+    options: Options,
+    position: Position,
+    tt: Arc<TranspositionTable>,
+    /// The tables `SyzygyPath` found, if any.
+    tables: Option<Arc<Tables>>,
+    engine: Engine,
+    done_tx: Sender<SearchFinished>,
+    done_rx: Receiver<SearchFinished>,
+}
+
+impl Default for Uci {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Uci {
+    pub fn new() -> Self {
+        let (done_tx, done_rx) = unbounded();
+        Uci {
+            options: Options::default(),
+            position: Position::default(),
+            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB).expect("default hash table")),
+            tables: None,
+            engine: Engine::new(),
+            done_tx,
+            done_rx,
+        }
+    }
+
+    fn castling_mode(&self) -> CastlingMode {
+        CastlingMode::from_chess960(self.options.chess960)
+    }
+
+    /// Runs the commands given on the command line, waits for the search
+    /// they start, and returns.
+    pub fn run_args(&mut self, args: &[String]) {
+        // `lasker bench 8` is one command; `lasker "position ..." "go ..."`
+        // is one command per argument.
+        let commands: Vec<String> = if args.iter().any(|a| a.contains(' ')) {
+            args.to_vec()
+        } else {
+            vec![args.join(" ")]
+        };
+        for c in commands {
+            if self.handle(&c) == Flow::Quit {
+                break;
+            }
+        }
+        self.engine.wait();
+    }
+
+    /// The interactive loop over stdin.
+    pub fn run_stdin(&mut self) {
+        let (line_tx, line_rx) = unbounded::<String>();
+        std::thread::Builder::new()
+            .name("stdin".into())
+            .spawn(move || {
+                let stdin = std::io::stdin();
+                for line in stdin.lock().lines() {
+                    match line {
+                        Ok(l) => {
+                            if line_tx.send(l).is_err() {
+                                break;
+                            }
+                        }
+                        Err(e) => {
+                            debug!("stdin: {e}");
+                            break;
+                        }
+                    }
+                }
+                // Dropping the sender tells the loop that input ended.
+            })
+            .expect("spawning the input thread");
+        let done_rx = self.done_rx.clone();
+        loop {
+            select! {
+                recv(line_rx) -> line => match line {
+                    Ok(l) => {
+                        if self.handle(&l) == Flow::Quit {
+                            break;
+                        }
+                    }
+                    Err(_) => {
+                        debug!("end of input");
+                        self.engine.finish_or_stop();
+                        break;
+                    }
+                },
+                recv(done_rx) -> _ => self.engine.search_finished(),
+            }
+        }
+    }
+
+    fn quit(&mut self) {
+        self.engine.stop();
+        self.engine.wait();
+    }
+
+    /// Handles one command line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        debug!("<< {line}");
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = tokens.split_first() else {
+            return Flow::Continue;
+        };
+        match cmd {
+            "uci" => self.cmd_uci(),
+            "isready" => send("readyok"),
+            "ucinewgame" => self.cmd_ucinewgame(),
+            "position" => self.cmd_position(args),
+            "go" => self.cmd_go(args),
+            "stop" => self.engine.stop(),
+            "ponderhit" => {
+                if self.engine.is_pondering() {
+                    self.engine.ponderhit();
+                } else {
+                    debug!("ponderhit without a ponder search: ignored");
+                }
+            }
+            "setoption" => self.cmd_setoption(args),
+            "quit" => {
+                self.quit();
+                return Flow::Quit;
+            }
+            "d" => self.cmd_display(),
+            "eval" => self.cmd_eval(),
+            "bench" => self.cmd_bench(args),
+            "solve" => self.cmd_solve(args),
+            "debug" | "register" => {}
+            _ => error(&format!("unknown command '{}'", line.trim())),
+        }
+        Flow::Continue
+    }
+
+    fn cmd_uci(&self) {
+        send(&format!(
+            "id name {ENGINE_NAME} {}",
+            env!("CARGO_PKG_VERSION")
+        ));
+        send(&format!("id author {ENGINE_AUTHOR}"));
+        for line in options::uci_lines() {
+            send(&line);
+        }
+        send("uciok");
+    }
+
+    /// Commands that change state the search reads must wait for a search
+    /// that has been told to stop; one still running is an error.
+    fn idle_or_error(&mut self, what: &str) -> bool {
+        if self.engine.is_searching() {
+            error(&format!("'{what}' while searching: send 'stop' first"));
+            return false;
+        }
+        self.engine.wait();
+        true
+    }
+
+    fn cmd_ucinewgame(&mut self) {
+        if self.idle_or_error("ucinewgame") {
+            self.position = Position::default();
+            self.forget_learned();
+        }
+    }
+
+    /// `ucinewgame` and `Clear Hash`: the table and what the search threads
+    /// learned belong to the old game.
+    fn forget_learned(&mut self) {
+        self.tt.clear();
+        self.engine.forget();
+    }
+
+    fn cmd_position(&mut self, args: &[&str]) {
+        match self.parse_position(args) {
+            Ok(pos) => self.position = pos,
+            Err(e) => error(&format!("{e}; position unchanged")),
+        }
+    }
+
+    fn parse_position(&self, args: &[&str]) -> Result<Position, String> {
+        let moves_at = args.iter().position(|&t| t == "moves");
+        let (setup, moves) = match moves_at {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &args[args.len()..]),
+        };
+        let mut pos = match setup.split_first() {
+            Some((&"startpos", [])) => {
+                Position::from_fen(START_FEN, self.castling_mode()).map_err(|e| e.to_string())?
+            }
+            Some((&"fen", fen)) if !fen.is_empty() => {
+                Position::from_fen(&fen.join(" "), self.castling_mode())
+                    .map_err(|e| e.to_string())?
+            }
+            _ => {
+                return Err(format!(
+                    "expected 'position startpos|fen <fen> [moves ...]', got 'position {}'",
+                    args.join(" ")
+                ));
+            }
+        };
+        for m in moves {
+            pos.make_uci(m).map_err(|e| e.to_string())?;
+        }
+        Ok(pos)
+    }
+
+    fn cmd_go(&mut self, args: &[&str]) {
+        let limits = match self.parse_go(args) {
+            Ok(l) => l,
+            Err(e) => return error(&format!("{e}; search not started")),
+        };
+        if let Some(depth) = limits.perft {
+            return self.cmd_perft(depth);
+        }
+        if !self.idle_or_error("go") {
+            return;
+        }
+        let request = SearchRequest {
+            position: self.position.clone(),
+            tt: Arc::clone(&self.tt),
+            limits,
+            threads: self.options.threads,
+            multipv: self.options.multipv,
+            move_overhead_ms: self.options.move_overhead_ms,
+            techniques: self.options.techniques,
+            net: Arc::clone(&self.options.net),
+            syzygy: self
+                .tables
+                .as_ref()
+                .and_then(|t| Syzygy::new(Arc::clone(t), self.options.syzygy)),
+        };
+        self.engine.go(request, self.done_tx.clone());
+    }
+
+    fn cmd_perft(&mut self, depth: u32) {
+        if !self.idle_or_error("go perft") {
+            return;
+        }
+        let start = Instant::now();
+        let mut pos = self.position.clone();
+        let mut total = 0;
+        for (m, n) in perft::divide(&mut pos, depth) {
+            send(&format!("{m}: {n}"));
+            total += n;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        send("");
+        send(&format!("Nodes searched: {total}"));
+        debug!("perft {depth}: {total} nodes in {secs:.3}s");
+    }
+
+    fn cmd_bench(&mut self, args: &[&str]) {
+        if !self.idle_or_error("bench") {
+            return;
+        }
+        let depth = match args.first() {
+            None => bench::DEFAULT_BENCH_DEPTH,
+            Some(d) => match d.parse::<u32>() {
+                Ok(d) if (1..=64).contains(&d) => d,
+                _ => return error(&format!("bench depth '{d}' is not a number in 1..64")),
+            },
+        };
+        let r = bench::run(depth, self.options.techniques, &self.options.net);
+        send(&format!(
+            "info string repetition checks {} decided by the counter alone {} ({:.2}%)",
+            r.repetition_checks,
+            r.repetition_early_exits,
+            100.0 * r.repetition_early_exits as f64 / r.repetition_checks.max(1) as f64
+        ));
+        send(&format!("{} nodes {} nps", r.nodes, r.nps()));
+    }
+
+    /// `solve <epd file> [ms]`: runs a test suite (default 1000 ms each)
+    /// with the current Hash size, one thread, a fresh table per position.
+    fn cmd_solve(&mut self, args: &[&str]) {
+        if !self.idle_or_error("solve") {
+            return;
+        }
+        let Some(path) = args.first() else {
+            return error("expected 'solve <epd file> [milliseconds]'");
+        };
+        let ms = match args.get(1).map(|v| v.parse::<u64>()) {
+            None => 1000,
+            Some(Ok(ms)) if ms > 0 => ms,
+            Some(_) => return error(&format!("'{}' is not a positive number of ms", args[1])),
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => return error(&format!("can't read '{path}': {e}")),
+        };
+        let (mut solved, mut total) = (0, 0);
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let entry = match epd::parse_line(line) {
+                Ok(e) => e,
+                Err(e) => {
+                    error(&e);
+                    continue;
+                }
+            };
+            let (m, ok) = epd::solve(&entry, ms, &self.tt, &self.options.net);
+            total += 1;
+            solved += usize::from(ok);
+            let played = m.map_or("0000".to_string(), |m| entry.position.uci(m));
+            let verdict = if ok { "solved" } else { "missed" };
+            send(&format!("info string {} {verdict} {played}", entry.id));
+        }
+        send(&format!(
+            "info string solved {solved} of {total} at {ms} ms"
+        ));
+    }
+
+    /// `eval`: the net's score and each piece's worth to it (for people
+    /// at a terminal, like `d`).
+    fn cmd_eval(&self) {
+        let board = self.position.board();
+        for line in nnue::describe(&self.options.net, board.board(), board.turn()).lines() {
+            send(line);
+        }
+    }
+
+    fn cmd_display(&self) {
+        let board = self.position.board().board();
+        let mut out = String::from(" +---+---+---+---+---+---+---+---+\n");
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let sq = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                let c = board.piece_at(sq).map_or(' ', |p| p.char());
+                out.push_str(&format!(" | {c}"));
+            }
+            out.push_str(&format!(
+                " | {}\n +---+---+---+---+---+---+---+---+\n",
+                rank + 1
+            ));
+        }
+        out.push_str("   a   b   c   d   e   f   g   h\n");
+        for l in out.lines() {
+            send(l);
+        }
+        send("");
+        send(&format!("Fen: {}", self.position.fen()));
+        send(&format!("Key: {:016X}", self.position.key()));
+        let checkers: Vec<String> = self
+            .position
+            .board()
+            .checkers()
+            .into_iter()
+            .map(|s| s.to_string())
+            .collect();
+        send(&format!("Checkers: {}", checkers.join(" ")));
+        let side = match self.position.turn() {
+            Color::White => "white",
+            Color::Black => "black",
+        };
+        send(&format!("Side to move: {side}"));
+    }
+}

@@ -1,0 +1,355 @@
+//! The UCI options: what `uci` lists, their current values, and
+//! `setoption`, which checks a value against its option's kind and range
+//! before anything changes (a bad value leaves every option as it was).
+
+use std::sync::Arc;
+
+use log::debug;
+use shakmaty::CastlingMode;
+
+use super::{Uci, error, send};
+use crate::nnue::{self, Network};
+use crate::position::Position;
+use crate::search::Techniques;
+use crate::tablebase::{self, TbSettings};
+use crate::tt::TranspositionTable;
+
+#[derive(Clone, Copy, Debug)]
+enum OptionKind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Button,
+    /// A free-text value (`type string`).
+    Text {
+        default: &'static str,
+    },
+}
+
+struct OptionSpec {
+    name: &'static str,
+    kind: OptionKind,
+}
+
+/// Hash 0 searches without a table (for measurements).
+pub(super) const DEFAULT_HASH_MB: usize = 16;
+const MAX_HASH_MB: i64 = 1 << 20;
+const MAX_THREADS: i64 = 256;
+const MAX_MULTIPV: i64 = 256;
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "Hash",
+        kind: OptionKind::Spin {
+            default: DEFAULT_HASH_MB as i64,
+            min: 0,
+            max: MAX_HASH_MB,
+        },
+    },
+    OptionSpec {
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS,
+        },
+    },
+    OptionSpec {
+        name: "Clear Hash",
+        kind: OptionKind::Button,
+    },
+    OptionSpec {
+        name: "Move Overhead",
+        kind: OptionKind::Spin {
+            default: 30,
+            min: 0,
+            max: 5000,
+        },
+    },
+    OptionSpec {
+        name: "MultiPV",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV,
+        },
+    },
+    OptionSpec {
+        name: "Ponder",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: "UCI_Chess960",
+        kind: OptionKind::Check { default: false },
+    },
+    // Endgame tablebases, named as in other engines.
+    OptionSpec {
+        name: "SyzygyPath",
+        kind: OptionKind::Text { default: "<empty>" },
+    },
+    OptionSpec {
+        name: "SyzygyProbeDepth",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+    },
+    OptionSpec {
+        name: "Syzygy50MoveRule",
+        kind: OptionKind::Check { default: true },
+    },
+    OptionSpec {
+        name: "SyzygyProbeLimit",
+        kind: OptionKind::Spin {
+            default: tablebase::MAX_PIECES as i64,
+            min: 0,
+            max: tablebase::MAX_PIECES as i64,
+        },
+    },
+    OptionSpec {
+        name: "EvalFile",
+        kind: OptionKind::Text {
+            default: EMBEDDED_NET_NAME,
+        },
+    },
+];
+
+/// `EvalFile`'s value for the net built into the binary.
+const EMBEDDED_NET_NAME: &str = "<embedded>";
+
+/// Builds with `--features ablation` (for matches that measure what a
+/// search technique is worth) add `Disable`: a comma-separated list of the
+/// techniques to switch off, by the names `Techniques::names` gives.
+#[cfg(feature = "ablation")]
+const ABLATION_OPTIONS: &[OptionSpec] = &[OptionSpec {
+    name: "Disable",
+    kind: OptionKind::Text { default: "<empty>" },
+}];
+#[cfg(not(feature = "ablation"))]
+const ABLATION_OPTIONS: &[OptionSpec] = &[];
+
+fn all_options() -> impl Iterator<Item = &'static OptionSpec> {
+    OPTIONS.iter().chain(ABLATION_OPTIONS)
+}
+
+/// The `option name ...` lines that answer `uci`, one per option.
+pub(super) fn uci_lines() -> impl Iterator<Item = String> {
+    all_options().map(|o| match o.kind {
+        OptionKind::Spin { default, min, max } => format!(
+            "option name {} type spin default {default} min {min} max {max}",
+            o.name
+        ),
+        OptionKind::Check { default } => {
+            format!("option name {} type check default {default}", o.name)
+        }
+        OptionKind::Button => format!("option name {} type button", o.name),
+        OptionKind::Text { default } => {
+            format!("option name {} type string default {default}", o.name)
+        }
+    })
+}
+
+/// Current option values.
+#[derive(Clone, Debug)]
+pub(super) struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub move_overhead_ms: u64,
+    pub multipv: usize,
+    pub ponder: bool,
+    pub chess960: bool,
+    /// The search techniques in use: all of them, unless an ablation build
+    /// switched some off.
+    pub techniques: Techniques,
+    /// The net `EvalFile` names (the embedded one by default).
+    pub net: Arc<Network>,
+    /// `SyzygyPath` as set (empty: no tablebases).
+    pub syzygy_path: String,
+    /// The other `Syzygy*` options.
+    pub syzygy: TbSettings,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            move_overhead_ms: 30,
+            multipv: 1,
+            ponder: false,
+            chess960: false,
+            techniques: Techniques::ALL,
+            net: nnue::embedded(),
+            syzygy_path: String::new(),
+            syzygy: TbSettings::default(),
+        }
+    }
+}
+
+impl Uci {
+    pub(super) fn cmd_setoption(&mut self, args: &[&str]) {
+        if let Err(e) = self.set_option(args) {
+            error(&e);
+        }
+    }
+
+    fn set_option(&mut self, args: &[&str]) -> Result<(), String> {
+        if args.first() != Some(&"name") {
+            return Err("expected 'setoption name <name> [value <value>]'".into());
+        }
+        let value_at = args.iter().position(|&t| t == "value");
+        let (name_tokens, value) = match value_at {
+            Some(i) => (&args[1..i], Some(args[i + 1..].join(" "))),
+            None => (&args[1..], None),
+        };
+        let name = name_tokens.join(" ");
+        let spec = all_options()
+            .find(|o| o.name.eq_ignore_ascii_case(&name))
+            .ok_or(format!("unknown option '{name}'"))?;
+        if self.engine.is_searching() {
+            return Err(format!(
+                "option '{}' can't change while searching",
+                spec.name
+            ));
+        }
+        self.engine.wait();
+        match spec.kind {
+            OptionKind::Spin { min, max, .. } => {
+                let v = value.ok_or(format!("option '{}' needs a value", spec.name))?;
+                let n: i64 = v
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("option '{}': '{v}' is not a number", spec.name))?;
+                if n < min || n > max {
+                    return Err(format!(
+                        "option '{}': {n} is out of range {min}..{max}",
+                        spec.name
+                    ));
+                }
+                self.apply_spin(spec.name, n)
+            }
+            OptionKind::Check { .. } => {
+                let v = value.ok_or(format!("option '{}' needs true or false", spec.name))?;
+                let b = match v.trim().to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "option '{}': '{v}' is not true or false",
+                            spec.name
+                        ));
+                    }
+                };
+                match spec.name {
+                    "Ponder" => self.options.ponder = b,
+                    "UCI_Chess960" => self.set_chess960(b),
+                    "Syzygy50MoveRule" => self.options.syzygy.fifty_move_rule = b,
+                    _ => unreachable!("every check option is handled"),
+                }
+                Ok(())
+            }
+            OptionKind::Text { .. } => {
+                let v = value.unwrap_or_default();
+                let v = if v.trim() == "<empty>" { "" } else { v.trim() };
+                match spec.name {
+                    "Disable" => self.options.techniques = Techniques::all_but(v)?,
+                    "EvalFile" => self.load_net(v)?,
+                    "SyzygyPath" => self.set_syzygy_path(v),
+                    _ => unreachable!("every string option is handled"),
+                }
+                Ok(())
+            }
+            OptionKind::Button => {
+                debug!("{}: pressed", spec.name);
+                match spec.name {
+                    "Clear Hash" => self.forget_learned(),
+                    _ => unreachable!("every button is handled"),
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn apply_spin(&mut self, name: &str, n: i64) -> Result<(), String> {
+        match name {
+            "Hash" => {
+                self.resize_hash(n as usize)?;
+                self.options.hash_mb = n as usize;
+            }
+            "Threads" => self.options.threads = n as usize,
+            "Move Overhead" => self.options.move_overhead_ms = n as u64,
+            "MultiPV" => self.options.multipv = n as usize,
+            "SyzygyProbeDepth" => self.options.syzygy.probe_depth = n as i32,
+            "SyzygyProbeLimit" => self.options.syzygy.probe_limit = n as u32,
+            _ => unreachable!("every spin option is handled"),
+        }
+        Ok(())
+    }
+
+    /// Resizes the table in place (no search holds it now); if the memory
+    /// can't be had, the old table stays.
+    fn resize_hash(&mut self, megabytes: usize) -> Result<(), String> {
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt
+                .resize(megabytes)
+                .map_err(|e| format!("{e}; keeping {} MB", tt.megabytes())),
+            None => {
+                let tt = TranspositionTable::new(megabytes).map_err(|e| e.to_string())?;
+                self.tt = Arc::new(tt);
+                Ok(())
+            }
+        }
+    }
+
+    /// `EvalFile`: loads a net file (`<embedded>` or nothing: the built-in
+    /// one). A file that can't be read or doesn't match this build is
+    /// refused and the current net stays.
+    fn load_net(&mut self, path: &str) -> Result<(), String> {
+        if path.is_empty() || path == EMBEDDED_NET_NAME {
+            self.options.net = nnue::embedded();
+            return Ok(());
+        }
+        let net = Network::load(std::path::Path::new(path))
+            .map_err(|e| format!("EvalFile: {e}; keeping the current net"))?;
+        self.options.net = Arc::new(net);
+        send(&format!("info string EvalFile {path} loaded"));
+        Ok(())
+    }
+
+    /// `SyzygyPath`: loads the tables of its folders (replacing any loaded
+    /// before; the next search uses them) and says what it found. A folder
+    /// that can't be read or holds no tables is an error; the engine plays
+    /// on with whatever tables the other folders gave, or none.
+    fn set_syzygy_path(&mut self, path: &str) {
+        let loaded = tablebase::load(path);
+        self.tables = loaded.tables.map(Arc::new);
+        self.options.syzygy_path = path.to_string();
+        let count = loaded.errors.len();
+        for (i, e) in loaded.errors.iter().enumerate() {
+            if i + 1 == count && self.tables.is_none() {
+                error(&format!("{e}; playing without tablebases"));
+            } else {
+                error(e);
+            }
+        }
+        if let Some(t) = &self.tables {
+            send(&format!("info string {}", t.summary(path)));
+        }
+    }
+
+    /// Switching notation re-reads the current position in the new mode, so
+    /// that castling moves are parsed and printed consistently.
+    fn set_chess960(&mut self, on: bool) {
+        self.options.chess960 = on;
+        let mode = CastlingMode::from_chess960(on);
+        if let Ok(p) = Position::from_fen(&self.position.fen(), mode) {
+            self.position = p;
+        }
+    }
+}
