@@ -28,3 +28,4 @@ pub mod train;
 pub mod trainingdata;
 pub mod tt;
 pub mod uci;
+pub mod wdl;

@@ -2,9 +2,9 @@
 //! run as commands (`lasker bench`, `lasker "position startpos" "go depth 9"`)
 //! and the engine exits when the search they start has finished.
 //!
-//! `lasker datagen ...` and `lasker train ...` are tools of their own
-//! (training data and the net, not UCI): they take flags, report on stderr
-//! and exit.
+//! `lasker datagen ...`, `lasker train ...` and `lasker fit-wdl ...` are
+//! tools of their own (training data, the net and the WDL model, not UCI):
+//! they take flags, report progress on stderr and exit.
 
 use lasker::uci::Uci;
 
@@ -23,6 +23,7 @@ fn main() {
             lasker::train::Config::from_args(&args[1..])
                 .and_then(|config| lasker::train::run(&config).map(drop)),
         ),
+        Some("fit-wdl") => Some(lasker::wdl::run(&args[1..])),
         _ => None,
     };
     if let Some(outcome) = tool {

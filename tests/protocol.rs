@@ -409,6 +409,12 @@ fn check_info(line: &str, pos: &Chess, mode: CastlingMode) {
                 );
                 num(i + 2);
                 i += 3;
+                if t.get(i) == Some(&"wdl") {
+                    let chances = [num(i + 1), num(i + 2), num(i + 3)];
+                    assert!(chances.iter().all(|c| (0..=1000).contains(c)), "'{line}'");
+                    assert_eq!(chances.iter().sum::<i64>(), 1000, "'{line}'");
+                    i += 4;
+                }
                 if matches!(t.get(i), Some(&"lowerbound") | Some(&"upperbound")) {
                     i += 1;
                 }
@@ -492,6 +498,7 @@ fn uci_handshake() {
         "MultiPV",
         "Ponder",
         "UCI_Chess960",
+        "UCI_ShowWDL",
     ] {
         assert!(
             names.iter().any(|n| n == wanted),
@@ -1001,6 +1008,49 @@ fn multipv_prints_several_lines() {
     let out = e.go("go depth 2");
     let at_depth2 = out.infos().filter(|l| l.contains("info depth 2 ")).count();
     assert_eq!(at_depth2, 3, "K on a1 has three moves: {:?}", out.lines);
+}
+
+/// The `wdl W D L` of an info line, if it has one.
+fn wdl_of(line: &str) -> Option<[u32; 3]> {
+    let rest = line.split(" wdl ").nth(1)?;
+    let mut numbers = rest.split_whitespace().map(|t| t.parse().unwrap());
+    Some([(); 3].map(|_| numbers.next().expect("three numbers")))
+}
+
+#[test]
+fn show_wdl_adds_the_chances_after_the_score() {
+    let mut e = Engine::new();
+    e.send("position startpos");
+    let out = e.go("go depth 4");
+    assert!(out.infos().all(|l| wdl_of(l).is_none()), "off by default");
+
+    e.send("setoption name UCI_ShowWDL value true");
+    let out = e.go("go depth 6");
+    out.check(&startpos(), CastlingMode::Standard);
+    for line in out.infos().filter(|l| l.contains(" score ")) {
+        let [w, d, l] = wdl_of(line).unwrap_or_else(|| panic!("no wdl in '{line}'"));
+        // Open: no side's win is likely, and a draw is well possible.
+        assert!(w < 600 && l < 600 && d > 100, "'{line}'");
+    }
+
+    // A queen up: a likely win; a forced mate: a sure one.
+    let queen_up = "4k3/8/8/8/8/8/3QPPP1/4K3 w - - 0 1";
+    e.send(&format!("position fen {queen_up}"));
+    let out = e.go("go depth 6");
+    let [w, _, l] = wdl_of(out.infos().last().unwrap()).expect("wdl");
+    assert!(w > 900 && l < 10, "{:?}", out.lines);
+    e.send(&format!("position fen {MATE_IN_TWO}"));
+    let out = e.go("go mate 2");
+    let last = out.infos().last().unwrap();
+    assert!(last.contains("score mate 2 wdl 1000 0 0 "), "'{last}'");
+
+    // No move: mated or stalemated, for sure.
+    for (fen, chances) in [(CHECKMATED, [0, 0, 1000]), (STALEMATED, [0, 1000, 0])] {
+        e.send(&format!("position fen {fen}"));
+        let out = e.go("go depth 3");
+        out.check_no_move();
+        assert_eq!(wdl_of(out.infos().last().unwrap()), Some(chances));
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -84,6 +84,8 @@ pub struct SearchSetup<'a> {
     pub budget: TimeBudget,
     pub start: Instant,
     pub multipv: usize,
+    /// `info` lines carry the win/draw/loss chances (`UCI_ShowWDL`).
+    pub show_wdl: bool,
     /// Print `info` lines (thread 0 only, and not in bench).
     pub verbose: bool,
     /// Which techniques are on (all, except in ablation experiments).
@@ -108,6 +110,7 @@ impl<'a> SearchSetup<'a> {
             limits,
             start: Instant::now(),
             multipv: 1,
+            show_wdl: false,
             verbose: false,
             techniques: Techniques::ALL,
             net: crate::nnue::embedded(),

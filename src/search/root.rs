@@ -11,6 +11,7 @@ use shakmaty::{Move, Position as _};
 use super::{RootMove, SearchResult, Searcher, tb_score};
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, format_score};
 use crate::timeman::soft_limit_scale;
+use crate::wdl;
 
 /// Aspiration window half-width at the first try (centipawns).
 const ASPIRATION_WINDOW: i32 = 20;
@@ -40,9 +41,18 @@ impl Searcher<'_> {
         self.root_moves = self.collect_root_moves();
         self.keep_best_tablebase_moves();
         if self.root_moves.is_empty() {
-            let score = if self.pos.in_check() { -MATE } else { DRAW };
+            let (score, chances) = if self.pos.in_check() {
+                (-MATE, [0, 0, 1000])
+            } else {
+                (DRAW, [0, 1000, 0]) // stalemate: a draw for sure
+            };
             if self.verbose() {
-                println!("info depth 0 score {} tbhits 0", format_score(score));
+                let wdl = if self.setup.show_wdl {
+                    wdl::uci_text(chances)
+                } else {
+                    String::new()
+                };
+                println!("info depth 0 score {}{wdl} tbhits 0", format_score(score));
             }
             return SearchResult {
                 best: None,
@@ -242,16 +252,29 @@ impl Searcher<'_> {
         } else {
             format!(" {bound}")
         };
+        let score = self.shown_score(rm.score);
         println!(
-            "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {nodes} nps {nps} \
+            "info depth {depth} seldepth {} multipv {} score {}{}{bound} nodes {nodes} nps {nps} \
              hashfull {} tbhits {} time {ms} pv {}",
             rm.seldepth.max(depth as usize),
             index + 1,
-            format_score(self.shown_score(rm.score)),
+            format_score(score),
+            self.wdl_text(score),
             self.setup.tt.hashfull(),
             self.setup.control.tb_hits.load(Ordering::Relaxed),
             pv.join(" ")
         );
+    }
+
+    /// ` wdl W D L` for a root score when `UCI_ShowWDL` is on (after the
+    /// score, before any bound, as Stockfish prints it), else nothing.
+    fn wdl_text(&self, score: i32) -> String {
+        if self.setup.show_wdl {
+            let material = wdl::material(self.pos.board().board());
+            wdl::uci_text(wdl::MODEL.per_mille(score, material))
+        } else {
+            String::new()
+        }
     }
 
     /// The root: principal variation search over the root moves from

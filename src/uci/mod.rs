@@ -274,6 +274,7 @@ impl Uci {
             limits,
             threads: self.options.threads,
             multipv: self.options.multipv,
+            show_wdl: self.options.show_wdl,
             move_overhead_ms: self.options.move_overhead_ms,
             techniques: self.options.techniques,
             net: Arc::clone(&self.options.net),

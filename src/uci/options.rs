@@ -87,6 +87,10 @@ const OPTIONS: &[OptionSpec] = &[
         name: "UCI_Chess960",
         kind: OptionKind::Check { default: false },
     },
+    OptionSpec {
+        name: "UCI_ShowWDL",
+        kind: OptionKind::Check { default: false },
+    },
     // Endgame tablebases, named as in other engines.
     OptionSpec {
         name: "SyzygyPath",
@@ -164,6 +168,8 @@ pub(super) struct Options {
     pub multipv: usize,
     pub ponder: bool,
     pub chess960: bool,
+    /// `info` lines carry `wdl W D L` after the score.
+    pub show_wdl: bool,
     /// The search techniques in use: all of them, unless an ablation build
     /// switched some off.
     pub techniques: Techniques,
@@ -184,6 +190,7 @@ impl Default for Options {
             multipv: 1,
             ponder: false,
             chess960: false,
+            show_wdl: false,
             techniques: Techniques::ALL,
             net: nnue::embedded(),
             syzygy_path: String::new(),
@@ -249,6 +256,7 @@ impl Uci {
                 match spec.name {
                     "Ponder" => self.options.ponder = b,
                     "UCI_Chess960" => self.set_chess960(b),
+                    "UCI_ShowWDL" => self.options.show_wdl = b,
                     "Syzygy50MoveRule" => self.options.syzygy.fifty_move_rule = b,
                     _ => unreachable!("every check option is handled"),
                 }

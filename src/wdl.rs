@@ -1,0 +1,479 @@
+//! Win, draw and loss chances from a score: what `UCI_ShowWDL` adds to the
+//! `info` lines, and `lasker fit-wdl`, which fits the model to Lasker's own
+//! self-play games.
+//!
+//! The model is the one Stockfish made common. With `v` the score in
+//! centipawns for the side to move and `m` the material on the board (pawn
+//! 1, knight and bishop 3, rook 5, queen 9, both sides, clamped to 17..=78),
+//!
+//! ```text
+//! win  = 1 / (1 + exp((a(m) - v) / b(m)))
+//! loss = 1 / (1 + exp((a(m) + v) / b(m)))
+//! draw = 1 - win - loss
+//! ```
+//!
+//! where `a` (the score at which a win is as likely as not) and `b` (how
+//! fast the chance grows) are cubics in `m / 58`. Material matters because
+//! the same score means more with few pieces left: an endgame edge is
+//! converted or drawn, a middlegame one can still be lost.
+//!
+//! The fit reads `datagen` records (each a position, its search score and
+//! the game's result, all for the side to move) and finds the cubics under
+//! which the games' results are most likely. It also fits `a` and `b` for
+//! each material count alone, to show how well the cubics follow them.
+
+use std::path::PathBuf;
+
+use shakmaty::{Board, Role};
+
+use crate::score::{MATE, TB_WIN_BOUND};
+use crate::trainingdata::{self, ChessBoard};
+
+/// Material counts outside this range are treated as its ends: few games
+/// reach the others, and the model would extrapolate.
+const MIN_MATERIAL: u32 = 10;
+const MAX_MATERIAL: u32 = 78;
+/// The cubics' variable is `material / MATERIAL_NORM` (the start position's
+/// 78 is 1.34).
+const MATERIAL_NORM: f64 = 58.0;
+
+/// `a` and `b` as cubics in `m / 58`, highest power first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WdlModel {
+    pub a: [f64; 4],
+    pub b: [f64; 4],
+}
+
+/// Fitted by `lasker fit-wdl` on 182,467 positions of net 3's self-play
+/// (datagen seed 51; README "Evaluation").
+pub const MODEL: WdlModel = WdlModel {
+    a: [-1309.714, 3671.129, -3379.825, 1135.561],
+    b: [-621.115, 1555.399, -1211.222, 396.778],
+};
+
+/// Pawn 1, knight and bishop 3, rook 5, queen 9: both sides' together.
+pub fn material(board: &Board) -> u32 {
+    let count = |role| (board.by_role(role)).count() as u32;
+    count(Role::Pawn)
+        + 3 * (count(Role::Knight) + count(Role::Bishop))
+        + 5 * count(Role::Rook)
+        + 9 * count(Role::Queen)
+}
+
+fn cubic(coefficients: &[f64; 4], x: f64) -> f64 {
+    coefficients.iter().fold(0.0, |sum, c| sum * x + c)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl WdlModel {
+    /// `a` and `b` at this much material.
+    pub fn parameters(&self, material: u32) -> (f64, f64) {
+        let x = f64::from(material.clamp(MIN_MATERIAL, MAX_MATERIAL)) / MATERIAL_NORM;
+        // A fit can't make b reach zero where data was, but keep the
+        // division safe anywhere.
+        (cubic(&self.a, x), cubic(&self.b, x).max(1.0))
+    }
+
+    /// The chances of a win, a draw and a loss for the side to move, per
+    /// mille (summing to 1000), at a search score (`score` module scale).
+    /// Mates and tablebase results are certain.
+    pub fn per_mille(&self, score: i32, material: u32) -> [u32; 3] {
+        if score >= TB_WIN_BOUND {
+            return [1000, 0, 0];
+        }
+        if score <= -TB_WIN_BOUND || score <= -MATE {
+            return [0, 0, 1000];
+        }
+        let (a, b) = self.parameters(material);
+        let v = f64::from(score);
+        let win = (1000.0 * sigmoid((v - a) / b)).round() as u32;
+        let loss = (1000.0 * sigmoid((-v - a) / b)).round() as u32;
+        // Rounding could make the two exceed 1000 only when a < 0, which a
+        // fit does not give; clamp all the same.
+        let loss = loss.min(1000 - win);
+        [win, 1000 - win - loss, loss]
+    }
+}
+
+/// `UCI_ShowWDL`'s text: ` wdl W D L`.
+pub fn uci_text([w, d, l]: [u32; 3]) -> String {
+    format!(" wdl {w} {d} {l}")
+}
+
+// ---------------------------------------------------------------------
+// Fitting
+
+/// Scores beyond this are left out of the fit: the games were adjudicated
+/// at ±2,000, and a few huge scores would only pull at the tails.
+const MAX_FIT_SCORE: i32 = 2_000;
+/// Material counts with fewer positions get no `a`, `b` of their own.
+const MIN_BUCKET_POSITIONS: u64 = 1_000;
+
+/// Game results counted by score, for one material count.
+struct Bucket {
+    /// `[loss, draw, win]` counts for each score in
+    /// `-MAX_FIT_SCORE..=MAX_FIT_SCORE`.
+    counts: Vec<[u64; 3]>,
+    positions: u64,
+}
+
+impl Bucket {
+    fn new() -> Bucket {
+        Bucket {
+            counts: vec![[0; 3]; (2 * MAX_FIT_SCORE + 1) as usize],
+            positions: 0,
+        }
+    }
+
+    /// Log-likelihood of the results under `a`, `b`.
+    fn log_likelihood(&self, a: f64, b: f64) -> f64 {
+        let mut sum = 0.0;
+        for (i, [loss, draw, win]) in self.counts.iter().enumerate() {
+            if loss + draw + win == 0 {
+                continue;
+            }
+            let v = i as f64 - f64::from(MAX_FIT_SCORE);
+            let p_win = sigmoid((v - a) / b);
+            let p_loss = sigmoid((-v - a) / b);
+            let p_draw = (1.0 - p_win - p_loss).max(1e-12);
+            sum += *win as f64 * p_win.max(1e-12).ln()
+                + *loss as f64 * p_loss.max(1e-12).ln()
+                + *draw as f64 * p_draw.ln();
+        }
+        sum
+    }
+
+    /// The most likely `a`, `b`: a grid search that narrows around the best
+    /// point (the likelihood is smooth with one peak in this range).
+    fn fit(&self) -> (f64, f64) {
+        let (mut a, mut b) = (200.0, 200.0);
+        let (mut a_step, mut b_step) = (50.0, 50.0);
+        for _ in 0..40 {
+            let mut best = (f64::NEG_INFINITY, 0i32, 0i32);
+            for i in -5..=5 {
+                for j in -5..=5 {
+                    let (ta, tb) = (a + f64::from(i) * a_step, b + f64::from(j) * b_step);
+                    if tb < 1.0 {
+                        continue;
+                    }
+                    let ll = self.log_likelihood(ta, tb);
+                    if ll > best.0 {
+                        best = (ll, i, j);
+                    }
+                }
+            }
+            a += f64::from(best.1) * a_step;
+            b += f64::from(best.2) * b_step;
+            // Narrow the grid only when the best point is inside it; on
+            // its edge, the peak may lie further that way.
+            if best.1.abs() < 5 && best.2.abs() < 5 {
+                a_step *= 0.5;
+                b_step *= 0.5;
+            }
+        }
+        (a, b)
+    }
+}
+
+/// What a fit found: the model, and each material count's own `a`, `b`
+/// with its number of positions (for the report).
+pub struct Fit {
+    pub model: WdlModel,
+    pub buckets: Vec<(u32, u64, f64, f64)>,
+    pub positions: u64,
+}
+
+/// Fits the model to records (scores and results for the side to move).
+pub fn fit(records: &[ChessBoard]) -> Result<Fit, String> {
+    let mut buckets: Vec<Bucket> = (MIN_MATERIAL..=MAX_MATERIAL)
+        .map(|_| Bucket::new())
+        .collect();
+    let mut positions = 0;
+    for record in records {
+        let score = i32::from(record.score);
+        if score.abs() > MAX_FIT_SCORE {
+            continue;
+        }
+        let material =
+            material(&trainingdata::decode_board(record)).clamp(MIN_MATERIAL, MAX_MATERIAL);
+        let bucket = &mut buckets[(material - MIN_MATERIAL) as usize];
+        bucket.counts[(score + MAX_FIT_SCORE) as usize][usize::from(record.result)] += 1;
+        bucket.positions += 1;
+        positions += 1;
+    }
+    let fitted: Vec<(u32, u64, f64, f64)> = buckets
+        .iter()
+        .zip(MIN_MATERIAL..)
+        .filter(|(bucket, _)| bucket.positions >= MIN_BUCKET_POSITIONS)
+        .map(|(bucket, material)| {
+            let (a, b) = bucket.fit();
+            (material, bucket.positions, a, b)
+        })
+        .collect();
+    if fitted.len() < NODES.len() {
+        return Err(format!(
+            "only {} material counts have {MIN_BUCKET_POSITIONS} positions or more; \
+             a cubic needs {} (more data, please)",
+            fitted.len(),
+            NODES.len()
+        ));
+    }
+    let model = most_likely_model(&buckets);
+    Ok(Fit {
+        model,
+        buckets: fitted,
+        positions,
+    })
+}
+
+/// The material counts at which the fit places the cubics' values: values
+/// in centipawns at four points are a well-conditioned way to say a cubic
+/// (its coefficients are large and cancel).
+const NODES: [u32; 4] = [10, 33, 56, 78];
+
+/// The cubic (highest power first) through `values` at `NODES`: the
+/// Vandermonde system, solved by Gauss-Jordan elimination with partial
+/// pivoting.
+fn cubic_through(values: [f64; 4]) -> [f64; 4] {
+    // Row i: x_i^3, x_i^2, x_i, 1 | value_i.
+    let mut m: [[f64; 5]; 4] = std::array::from_fn(|i| {
+        let x = f64::from(NODES[i]) / MATERIAL_NORM;
+        [x * x * x, x * x, x, 1.0, values[i]]
+    });
+    for col in 0..4 {
+        let pivot = (col..4)
+            .max_by(|&r, &s| m[r][col].abs().total_cmp(&m[s][col].abs()))
+            .expect("rows remain");
+        m.swap(col, pivot);
+        let pivot_row = m[col];
+        for (row, values) in m.iter_mut().enumerate() {
+            if row != col {
+                let factor = values[col] / pivot_row[col];
+                for (v, p) in values.iter_mut().zip(pivot_row).skip(col) {
+                    *v -= factor * p;
+                }
+            }
+        }
+    }
+    std::array::from_fn(|i| m[i][4] / m[i][i])
+}
+
+/// The model of greatest likelihood over all positions together (each
+/// material count weighs as many positions as it has): a coordinate search
+/// over the cubics' values at `NODES`, halving its step whenever no value
+/// moves.
+fn most_likely_model(buckets: &[Bucket]) -> WdlModel {
+    let model_of = |p: &[f64; 8]| WdlModel {
+        a: cubic_through([p[0], p[1], p[2], p[3]]),
+        b: cubic_through([p[4], p[5], p[6], p[7]]),
+    };
+    let log_likelihood = |p: &[f64; 8]| -> f64 {
+        let model = model_of(p);
+        buckets
+            .iter()
+            .zip(MIN_MATERIAL..)
+            .filter(|(bucket, _)| bucket.positions > 0)
+            .map(|(bucket, material)| {
+                let (a, b) = model.parameters(material);
+                bucket.log_likelihood(a, b)
+            })
+            .sum()
+    };
+    let mut p = [200.0, 200.0, 200.0, 200.0, 100.0, 100.0, 100.0, 100.0];
+    let mut best = log_likelihood(&p);
+    let mut step = 64.0;
+    while step >= 0.25 {
+        let mut moved = false;
+        for i in 0..p.len() {
+            for delta in [step, -step] {
+                let mut trial = p;
+                trial[i] += delta;
+                let ll = log_likelihood(&trial);
+                if ll > best {
+                    (p, best, moved) = (trial, ll, true);
+                    break;
+                }
+            }
+        }
+        if !moved {
+            step /= 2.0;
+        }
+    }
+    model_of(&p)
+}
+
+pub const USAGE: &str = "usage: lasker fit-wdl --data FILE [--data FILE ...]
+  Fits the win/draw/loss model of UCI_ShowWDL to datagen records (bulletformat
+  ChessBoard files): prints each material count's fit and the model's constants.";
+
+/// `lasker fit-wdl`: reads the files, fits, prints the report on stdout.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--data" => files.push(PathBuf::from(
+                it.next().ok_or(format!("--data needs a value\n{USAGE}"))?,
+            )),
+            _ => return Err(format!("unknown flag '{flag}'\n{USAGE}")),
+        }
+    }
+    if files.is_empty() {
+        return Err(format!("--data is required\n{USAGE}"));
+    }
+    let mut records = Vec::new();
+    for file in &files {
+        let data = trainingdata::read_file(file)
+            .map_err(|e| format!("can't read {}: {e}", file.display()))?;
+        records.extend(data.records);
+    }
+    let fit = fit(&records)?;
+    println!("material positions a b (fitted) a b (model)");
+    for &(material, positions, a, b) in &fit.buckets {
+        let (ma, mb) = fit.model.parameters(material);
+        println!("{material:>8} {positions:>9} {a:>7.1} {b:>6.1} {ma:>7.1} {mb:>6.1}");
+    }
+    println!("positions used: {}", fit.positions);
+    let show = |c: &[f64; 4]| {
+        c.iter()
+            .map(|v| format!("{v:.3}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!("a: [{}],", show(&fit.model.a));
+    println!("b: [{}],", show(&fit.model.b));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::Rng;
+    use shakmaty::{Chess, Position as _, fen::Fen};
+
+    #[test]
+    fn chances_add_up_and_follow_the_score() {
+        for material in [10, 17, 40, 78, 90] {
+            let mut last_win = 0;
+            for score in (-1500..=1500).step_by(50) {
+                let [w, d, l] = MODEL.per_mille(score, material);
+                assert_eq!(w + d + l, 1000, "score {score} material {material}");
+                assert!(w >= last_win, "win chance falls as the score rises");
+                last_win = w;
+                // Symmetric: our win at v is our loss at -v.
+                assert_eq!(MODEL.per_mille(-score, material)[2], w);
+            }
+        }
+        let [w, d, l] = MODEL.per_mille(0, 40);
+        assert!(w == l && d > 200, "a level position: {w} {d} {l}");
+    }
+
+    #[test]
+    fn proven_results_are_certain() {
+        use crate::score::{MATE, TB_WIN};
+        assert_eq!(MODEL.per_mille(MATE - 3, 30), [1000, 0, 0]);
+        assert_eq!(MODEL.per_mille(-MATE + 4, 30), [0, 0, 1000]);
+        assert_eq!(MODEL.per_mille(-MATE, 30), [0, 0, 1000]);
+        assert_eq!(MODEL.per_mille(TB_WIN - 10, 5), [1000, 0, 0]);
+        assert_eq!(MODEL.per_mille(-TB_WIN + 10, 5), [0, 0, 1000]);
+    }
+
+    #[test]
+    fn material_counts_both_sides_without_kings() {
+        assert_eq!(material(Chess::default().board()), 78);
+        let fen: Fen = "4k3/8/8/8/8/8/4P3/R3K2N w - - 0 1".parse().unwrap();
+        assert_eq!(material(&fen.into_setup().board), 1 + 5 + 3);
+    }
+
+    /// Records whose results are drawn from a known model, at scores spread
+    /// over ±600, on boards of a few material counts: the fit must find the
+    /// model's `a` and `b` again.
+    #[test]
+    fn a_fit_recovers_the_model_that_made_the_results() {
+        let truth = WdlModel {
+            a: [0.0, 0.0, -150.0, 350.0], // falls with material
+            b: [0.0, 0.0, 40.0, 60.0],
+        };
+        // Boards of 5 material counts, from 13 to 78.
+        let fens = [
+            "4k3/pppp4/8/8/8/8/PPPP4/R2QK3 w - - 0 1", // 4 + 4 + 5 + 9 = 22
+            "r3k3/pppppppp/8/8/8/8/PPPPPPPP/R3K3 w - - 0 1", // 16 + 10 = 26
+            "r2qk3/pppppppp/8/8/8/8/PPPPPPPP/R2QK3 w - - 0 1", // 16 + 28 = 44
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", // 78
+            "4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1",  // 13
+        ];
+        let mut rng = Rng::new(5, 0);
+        let mut records = Vec::new();
+        for fen in fens {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap();
+            let m = material(pos.board());
+            for _ in 0..40_000 {
+                let score = rng.below(1201) as i32 - 600;
+                let [w, d, _] = truth.per_mille(score, m);
+                let roll = rng.below(1000) as u32;
+                let result = if roll < w {
+                    trainingdata::GameResult::WhiteWins
+                } else if roll < w + d {
+                    trainingdata::GameResult::Draw
+                } else {
+                    trainingdata::GameResult::BlackWins
+                };
+                // White to move: White's result is the side to move's.
+                records.push(trainingdata::encode(&pos, score as i16, result));
+            }
+        }
+        let fit = fit(&records).expect("enough data");
+        assert_eq!(fit.positions, 200_000);
+        for &(material, _, a, b) in &fit.buckets {
+            let (ta, tb) = truth.parameters(material);
+            assert!(
+                (a - ta).abs() < 12.0,
+                "material {material}: a {a} against {ta}"
+            );
+            assert!(
+                (b - tb).abs() < 8.0,
+                "material {material}: b {b} against {tb}"
+            );
+        }
+        // The cubic goes through the buckets, and the truth is linear.
+        for material in [17, 30, 44, 60, 78] {
+            let (a, b) = fit.model.parameters(material);
+            let (ta, tb) = truth.parameters(material);
+            assert!(
+                (a - ta).abs() < 15.0,
+                "model a {a} against {ta} at {material}"
+            );
+            assert!(
+                (b - tb).abs() < 10.0,
+                "model b {b} against {tb} at {material}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_cubic_goes_through_its_nodes() {
+        let values = [400.0, 150.0, 90.0, 60.0];
+        let model = WdlModel {
+            a: cubic_through(values),
+            b: cubic_through([1.0, 2.0, 3.0, 4.0]),
+        };
+        for (&m, v) in NODES.iter().zip(values) {
+            assert!((model.parameters(m).0 - v).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn too_little_data_is_an_error() {
+        assert!(fit(&[]).is_err());
+        assert!(run(&[]).is_err());
+        assert!(run(&["--data".into(), "/nonexistent/file.bin".into()]).is_err());
+        assert!(run(&["--bogus".into()]).is_err());
+    }
+}
