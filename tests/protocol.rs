@@ -1010,6 +1010,33 @@ fn multipv_prints_several_lines() {
     assert_eq!(at_depth2, 3, "K on a1 has three moves: {:?}", out.lines);
 }
 
+#[test]
+fn a_long_search_names_the_root_move_it_searches() {
+    let mut e = Engine::new();
+    e.send("position startpos");
+    let out = e.go("go movetime 3400");
+    out.check(&startpos(), CastlingMode::Standard); // currmove is legal
+    let numbers: Vec<usize> = out
+        .infos()
+        .filter_map(|l| l.split(" currmovenumber ").nth(1))
+        .map(|n| n.trim().parse().unwrap())
+        .collect();
+    assert!(
+        !numbers.is_empty(),
+        "no currmove after 3 s: {:?}",
+        out.lines
+    );
+    assert!(numbers.iter().all(|n| (1..=20).contains(n)), "{numbers:?}");
+
+    // A short search stays quiet.
+    let out = e.go("go depth 6");
+    assert!(
+        out.infos().all(|l| !l.contains("currmove")),
+        "{:?}",
+        out.lines
+    );
+}
+
 /// The `wdl W D L` of an info line, if it has one.
 fn wdl_of(line: &str) -> Option<[u32; 3]> {
     let rest = line.split(" wdl ").nth(1)?;

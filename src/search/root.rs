@@ -17,6 +17,12 @@ use crate::wdl;
 const ASPIRATION_WINDOW: i32 = 20;
 /// Aspiration windows from this depth on.
 const ASPIRATION_MIN_DEPTH: u32 = 5;
+/// Failed aspiration windows are reported once a search has run this long,
+/// and each root move as it is searched (`currmove`) once it has run
+/// `CURRMOVE_AFTER`: a GUI shows them in a long search; a short one would
+/// only flood the pipe.
+const BOUNDS_AFTER: Duration = Duration::from_secs(1);
+const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
 
 impl Searcher<'_> {
     /// The legal root moves, restricted by `searchmoves` if given.
@@ -165,7 +171,7 @@ impl Searcher<'_> {
     /// A failed aspiration search, reported once a search runs long enough
     /// for a GUI to show it.
     fn report_bound(&self, depth: u32, bound: &str) {
-        if self.verbose() && self.setup.start.elapsed() >= Duration::from_secs(1) {
+        if self.verbose() && self.setup.start.elapsed() >= BOUNDS_AFTER {
             self.report(depth, self.pv_index, bound);
         }
     }
@@ -284,6 +290,13 @@ impl Searcher<'_> {
         let mut best = -INFINITY;
         for i in self.pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            if self.verbose() && self.setup.start.elapsed() >= CURRMOVE_AFTER {
+                println!(
+                    "info depth {depth} currmove {} currmovenumber {}",
+                    self.pos.uci(m),
+                    i + 1
+                );
+            }
             let nodes_before = self.nodes;
             self.make_move(m);
             let score = if i == self.pv_index {
