@@ -442,7 +442,8 @@ mod tests {
                 "material {material}: b {b} against {tb}"
             );
         }
-        // The cubic goes through the buckets, and the truth is linear.
+        // The model, fitted to all positions at once, finds the (linear)
+        // truth between the material counts of the data too.
         for material in [17, 30, 44, 60, 78] {
             let (a, b) = fit.model.parameters(material);
             let (ta, tb) = truth.parameters(material);
