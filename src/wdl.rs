@@ -305,6 +305,36 @@ fn most_likely_model(buckets: &[Bucket]) -> WdlModel {
     model_of(&p)
 }
 
+/// How well a model's chances of one outcome (`outcome`: 0 win, 1 draw,
+/// 2 loss, for the side to move) match the games: the positions grouped by
+/// the predicted chance in tenths, each group's count, mean predicted
+/// chance and share of games that ended so.
+pub fn calibration(
+    model: &WdlModel,
+    records: &[ChessBoard],
+    outcome: usize,
+) -> [(u64, f64, f64); 10] {
+    let mut groups = [(0u64, 0.0, 0.0); 10];
+    for record in records {
+        let score = i32::from(record.score);
+        if score.abs() > MAX_FIT_SCORE {
+            continue;
+        }
+        let material = material(&trainingdata::decode_board(record));
+        let chance = f64::from(model.per_mille(score, material)[outcome]) / 1000.0;
+        // Records store 2 for a win, 1 a draw, 0 a loss.
+        let happened = usize::from(record.result) == 2 - outcome;
+        let group = &mut groups[((chance * 10.0) as usize).min(9)];
+        group.0 += 1;
+        group.1 += chance;
+        group.2 += f64::from(u8::from(happened));
+    }
+    groups.map(|(n, predicted, happened)| {
+        let n_f = (n as f64).max(1.0);
+        (n, predicted / n_f, happened / n_f)
+    })
+}
+
 pub const USAGE: &str = "usage: lasker fit-wdl --data FILE [--data FILE ...]
   Fits the win/draw/loss model of UCI_ShowWDL to datagen records (bulletformat
   ChessBoard files): prints each material count's fit and the model's constants.";
@@ -345,6 +375,21 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     println!("a: [{}],", show(&fit.model.a));
     println!("b: [{}],", show(&fit.model.b));
+    for (outcome, name) in ["win", "draw", "loss"].iter().enumerate() {
+        println!("{name}: predicted chance -> positions, mean predicted, share of games");
+        for (tenth, (n, predicted, happened)) in calibration(&fit.model, &records, outcome)
+            .iter()
+            .enumerate()
+        {
+            if *n > 0 {
+                println!(
+                    "  {:.1}-{:.1} {n:>9} {predicted:.3} {happened:.3}",
+                    tenth as f64 / 10.0,
+                    (tenth + 1) as f64 / 10.0
+                );
+            }
+        }
+    }
     Ok(())
 }
 
@@ -441,6 +486,17 @@ mod tests {
                 (b - tb).abs() < 8.0,
                 "material {material}: b {b} against {tb}"
             );
+        }
+        // The fitted model's chances come true as often as it says.
+        for outcome in 0..3 {
+            for (n, predicted, happened) in calibration(&fit.model, &records, outcome) {
+                if n > 2_000 {
+                    assert!(
+                        (predicted - happened).abs() < 0.03,
+                        "outcome {outcome}: {predicted} predicted, {happened} happened"
+                    );
+                }
+            }
         }
         // The model, fitted to all positions at once, finds the (linear)
         // truth between the material counts of the data too.
