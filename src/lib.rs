@@ -3,7 +3,8 @@
 //! Dependencies run one way: `uci` → `engine` → `search` → `movepick`
 //! (with `movegen` and `see`), `evaluator` → `eval_cache` and `nnue`, `tt`, `timeman`,
 //! `tablebase` (Syzygy probes, which knows nothing of scores), `score` (the
-//! score scale both `search` and `tt` speak), and
+//! score scale both `search` and `tt` speak), `wdl` (the win/draw/loss
+//! chances of a score, for `UCI_ShowWDL`), and
 //! everything sits on `position`, the wrapper over
 //! shakmaty that keeps the incremental key and the repetition counters.
 //! `perft` and `bench` stand beside the search.
