@@ -146,36 +146,49 @@ impl Bucket {
         sum
     }
 
-    /// The most likely `a`, `b`: a grid search that narrows around the best
-    /// point (the likelihood is smooth with one peak in this range).
+    /// The most likely `a`, `b`.
     fn fit(&self) -> (f64, f64) {
-        let (mut a, mut b) = (200.0, 200.0);
-        let (mut a_step, mut b_step) = (50.0, 50.0);
-        for _ in 0..40 {
-            let mut best = (f64::NEG_INFINITY, 0i32, 0i32);
-            for i in -5..=5 {
-                for j in -5..=5 {
-                    let (ta, tb) = (a + f64::from(i) * a_step, b + f64::from(j) * b_step);
-                    if tb < 1.0 {
-                        continue;
-                    }
-                    let ll = self.log_likelihood(ta, tb);
-                    if ll > best.0 {
-                        best = (ll, i, j);
-                    }
+        let [a, b] = maximise(
+            |&[a, b]| {
+                if b < 1.0 {
+                    f64::NEG_INFINITY
+                } else {
+                    self.log_likelihood(a, b)
                 }
-            }
-            a += f64::from(best.1) * a_step;
-            b += f64::from(best.2) * b_step;
-            // Narrow the grid only when the best point is inside it; on
-            // its edge, the peak may lie further that way.
-            if best.1.abs() < 5 && best.2.abs() < 5 {
-                a_step *= 0.5;
-                b_step *= 0.5;
-            }
-        }
+            },
+            [200.0, 200.0],
+        );
         (a, b)
     }
+}
+
+/// The point where `f` is greatest, from `start`: a coordinate search that
+/// tries a step up and down each parameter in turn, keeps what improves,
+/// and halves the step when nothing does. Enough for the smooth
+/// likelihoods here, which have one peak; parameters are centipawns, so
+/// the steps run from 64 down to a quarter.
+fn maximise<const N: usize>(f: impl Fn(&[f64; N]) -> f64, start: [f64; N]) -> [f64; N] {
+    let mut p = start;
+    let mut best = f(&p);
+    let mut step = 64.0;
+    while step >= 0.25 {
+        let mut moved = false;
+        for i in 0..N {
+            for delta in [step, -step] {
+                let mut trial = p;
+                trial[i] += delta;
+                let value = f(&trial);
+                if value > best {
+                    (p, best, moved) = (trial, value, true);
+                    break;
+                }
+            }
+        }
+        if !moved {
+            step /= 2.0;
+        }
+    }
+    p
 }
 
 /// What a fit found: the model, and each material count's own `a`, `b`
@@ -262,9 +275,8 @@ fn cubic_through(values: [f64; 4]) -> [f64; 4] {
 }
 
 /// The model of greatest likelihood over all positions together (each
-/// material count weighs as many positions as it has): a coordinate search
-/// over the cubics' values at `NODES`, halving its step whenever no value
-/// moves.
+/// material count weighs as many positions as it has), found by its
+/// cubics' values at `NODES`.
 fn most_likely_model(buckets: &[Bucket]) -> WdlModel {
     let model_of = |p: &[f64; 8]| WdlModel {
         a: cubic_through([p[0], p[1], p[2], p[3]]),
@@ -282,27 +294,8 @@ fn most_likely_model(buckets: &[Bucket]) -> WdlModel {
             })
             .sum()
     };
-    let mut p = [200.0, 200.0, 200.0, 200.0, 100.0, 100.0, 100.0, 100.0];
-    let mut best = log_likelihood(&p);
-    let mut step = 64.0;
-    while step >= 0.25 {
-        let mut moved = false;
-        for i in 0..p.len() {
-            for delta in [step, -step] {
-                let mut trial = p;
-                trial[i] += delta;
-                let ll = log_likelihood(&trial);
-                if ll > best {
-                    (p, best, moved) = (trial, ll, true);
-                    break;
-                }
-            }
-        }
-        if !moved {
-            step /= 2.0;
-        }
-    }
-    model_of(&p)
+    let start = [200.0, 200.0, 200.0, 200.0, 100.0, 100.0, 100.0, 100.0];
+    model_of(&maximise(log_likelihood, start))
 }
 
 /// How well a model's chances of one outcome (`outcome`: 0 win, 1 draw,
