@@ -44,11 +44,11 @@ pub struct WdlModel {
     pub b: [f64; 4],
 }
 
-/// Fitted by `lasker fit-wdl` on 182,467 positions of net 3's self-play
-/// (datagen seed 51; README "Evaluation").
+/// Fitted by `lasker fit-wdl` on 980,838 positions (all within ±2,000 cp)
+/// of net 3's self-play (datagen seed 51; README "Evaluation").
 pub const MODEL: WdlModel = WdlModel {
-    a: [-1309.714, 3671.129, -3379.825, 1135.561],
-    b: [-621.115, 1555.399, -1211.222, 396.778],
+    a: [-1260.675, 3581.860, -3343.982, 1139.284],
+    b: [-476.779, 1212.055, -958.805, 337.975],
 };
 
 /// Pawn 1, knight and bishop 3, rook 5, queen 9: both sides' together.
