@@ -469,16 +469,16 @@ mod tests {
         }
         let fit = fit(&records).expect("enough data");
         assert_eq!(fit.positions, 200_000);
-        for &(material, _, a, b) in &fit.buckets {
+        // Found `a`, `b` within `tolerance` of the truth's at `material`.
+        let assert_near = |(a, b): (f64, f64), material, tolerance: (f64, f64), what: &str| {
             let (ta, tb) = truth.parameters(material);
             assert!(
-                (a - ta).abs() < 12.0,
-                "material {material}: a {a} against {ta}"
+                (a - ta).abs() < tolerance.0 && (b - tb).abs() < tolerance.1,
+                "{what} at material {material}: a {a}, b {b}; truth a {ta}, b {tb}"
             );
-            assert!(
-                (b - tb).abs() < 8.0,
-                "material {material}: b {b} against {tb}"
-            );
+        };
+        for &(material, _, a, b) in &fit.buckets {
+            assert_near((a, b), material, (12.0, 8.0), "one material count's fit");
         }
         // The fitted model's chances come true as often as it says.
         for outcome in 0..3 {
@@ -494,16 +494,8 @@ mod tests {
         // The model, fitted to all positions at once, finds the (linear)
         // truth between the material counts of the data too.
         for material in [17, 30, 44, 60, 78] {
-            let (a, b) = fit.model.parameters(material);
-            let (ta, tb) = truth.parameters(material);
-            assert!(
-                (a - ta).abs() < 15.0,
-                "model a {a} against {ta} at {material}"
-            );
-            assert!(
-                (b - tb).abs() < 10.0,
-                "model b {b} against {tb} at {material}"
-            );
+            let found = fit.model.parameters(material);
+            assert_near(found, material, (15.0, 10.0), "the model");
         }
     }
 
