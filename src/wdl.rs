@@ -4,7 +4,7 @@
 //!
 //! The model is the one Stockfish made common. With `v` the score in
 //! centipawns for the side to move and `m` the material on the board (pawn
-//! 1, knight and bishop 3, rook 5, queen 9, both sides, clamped to 17..=78),
+//! 1, knight and bishop 3, rook 5, queen 9, both sides, clamped to 10..=78),
 //!
 //! ```text
 //! win  = 1 / (1 + exp((a(m) - v) / b(m)))
@@ -26,7 +26,7 @@ use std::path::PathBuf;
 
 use shakmaty::{Board, Role};
 
-use crate::score::{MATE, TB_WIN_BOUND};
+use crate::score::TB_WIN_BOUND;
 use crate::trainingdata::{self, ChessBoard};
 
 /// Material counts outside this range are treated as its ends: few games
@@ -84,7 +84,7 @@ impl WdlModel {
         if score >= TB_WIN_BOUND {
             return [1000, 0, 0];
         }
-        if score <= -TB_WIN_BOUND || score <= -MATE {
+        if score <= -TB_WIN_BOUND {
             return [0, 0, 1000];
         }
         let (a, b) = self.parameters(material);
@@ -111,6 +111,23 @@ pub fn uci_text([w, d, l]: [u32; 3]) -> String {
 const MAX_FIT_SCORE: i32 = 2_000;
 /// Material counts with fewer positions get no `a`, `b` of their own.
 const MIN_BUCKET_POSITIONS: u64 = 1_000;
+
+/// The records the fit and its calibration read: `(score, material,
+/// result)` for the side to move (result 0 loss, 1 draw, 2 win), scores
+/// within `MAX_FIT_SCORE` only.
+fn scored_positions(records: &[ChessBoard]) -> impl Iterator<Item = (i32, u32, usize)> + '_ {
+    records
+        .iter()
+        .filter(|record| i32::from(record.score).abs() <= MAX_FIT_SCORE)
+        .map(|record| {
+            let material = material(&trainingdata::decode_board(record));
+            (
+                i32::from(record.score),
+                material,
+                usize::from(record.result),
+            )
+        })
+}
 
 /// Game results counted by score, for one material count.
 struct Bucket {
@@ -205,15 +222,10 @@ pub fn fit(records: &[ChessBoard]) -> Result<Fit, String> {
         .map(|_| Bucket::new())
         .collect();
     let mut positions = 0;
-    for record in records {
-        let score = i32::from(record.score);
-        if score.abs() > MAX_FIT_SCORE {
-            continue;
-        }
-        let material =
-            material(&trainingdata::decode_board(record)).clamp(MIN_MATERIAL, MAX_MATERIAL);
+    for (score, material, result) in scored_positions(records) {
+        let material = material.clamp(MIN_MATERIAL, MAX_MATERIAL);
         let bucket = &mut buckets[(material - MIN_MATERIAL) as usize];
-        bucket.counts[(score + MAX_FIT_SCORE) as usize][usize::from(record.result)] += 1;
+        bucket.counts[(score + MAX_FIT_SCORE) as usize][result] += 1;
         bucket.positions += 1;
         positions += 1;
     }
@@ -298,33 +310,29 @@ fn most_likely_model(buckets: &[Bucket]) -> WdlModel {
     model_of(&maximise(log_likelihood, start))
 }
 
-/// How well a model's chances of one outcome (`outcome`: 0 win, 1 draw,
-/// 2 loss, for the side to move) match the games: the positions grouped by
-/// the predicted chance in tenths, each group's count, mean predicted
-/// chance and share of games that ended so.
-pub fn calibration(
-    model: &WdlModel,
-    records: &[ChessBoard],
-    outcome: usize,
-) -> [(u64, f64, f64); 10] {
-    let mut groups = [(0u64, 0.0, 0.0); 10];
-    for record in records {
-        let score = i32::from(record.score);
-        if score.abs() > MAX_FIT_SCORE {
-            continue;
+/// How well a model's chances match the games, for each outcome (win,
+/// draw, loss for the side to move, in `per_mille`'s order): the positions
+/// grouped by the predicted chance in tenths, each group's count, mean
+/// predicted chance and share of games that ended so.
+pub fn calibration(model: &WdlModel, records: &[ChessBoard]) -> [[(u64, f64, f64); 10]; 3] {
+    let mut groups = [[(0u64, 0.0, 0.0); 10]; 3];
+    for (score, material, result) in scored_positions(records) {
+        let chances = model.per_mille(score, material);
+        for (outcome, groups) in groups.iter_mut().enumerate() {
+            let chance = f64::from(chances[outcome]) / 1000.0;
+            // Results count up from a loss, outcomes down from a win.
+            let happened = result == 2 - outcome;
+            let group = &mut groups[((chance * 10.0) as usize).min(9)];
+            group.0 += 1;
+            group.1 += chance;
+            group.2 += f64::from(u8::from(happened));
         }
-        let material = material(&trainingdata::decode_board(record));
-        let chance = f64::from(model.per_mille(score, material)[outcome]) / 1000.0;
-        // Records store 2 for a win, 1 a draw, 0 a loss.
-        let happened = usize::from(record.result) == 2 - outcome;
-        let group = &mut groups[((chance * 10.0) as usize).min(9)];
-        group.0 += 1;
-        group.1 += chance;
-        group.2 += f64::from(u8::from(happened));
     }
-    groups.map(|(n, predicted, happened)| {
-        let n_f = (n as f64).max(1.0);
-        (n, predicted / n_f, happened / n_f)
+    groups.map(|groups| {
+        groups.map(|(n, predicted, happened)| {
+            let n_f = (n as f64).max(1.0);
+            (n, predicted / n_f, happened / n_f)
+        })
     })
 }
 
@@ -368,12 +376,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     println!("a: [{}],", show(&fit.model.a));
     println!("b: [{}],", show(&fit.model.b));
-    for (outcome, name) in ["win", "draw", "loss"].iter().enumerate() {
+    let calibration = calibration(&fit.model, &records);
+    for (name, groups) in ["win", "draw", "loss"].iter().zip(&calibration) {
         println!("{name}: predicted chance -> positions, mean predicted, share of games");
-        for (tenth, (n, predicted, happened)) in calibration(&fit.model, &records, outcome)
-            .iter()
-            .enumerate()
-        {
+        for (tenth, (n, predicted, happened)) in groups.iter().enumerate() {
             if *n > 0 {
                 println!(
                     "  {:.1}-{:.1} {n:>9} {predicted:.3} {happened:.3}",
@@ -481,8 +487,8 @@ mod tests {
             assert_near((a, b), material, (12.0, 8.0), "one material count's fit");
         }
         // The fitted model's chances come true as often as it says.
-        for outcome in 0..3 {
-            for (n, predicted, happened) in calibration(&fit.model, &records, outcome) {
+        for (outcome, groups) in calibration(&fit.model, &records).iter().enumerate() {
+            for &(n, predicted, happened) in groups {
                 if n > 2_000 {
                     assert!(
                         (predicted - happened).abs() < 0.03,

@@ -53,12 +53,11 @@ impl Searcher<'_> {
                 (DRAW, [0, 1000, 0]) // stalemate: a draw for sure
             };
             if self.verbose() {
-                let wdl = if self.setup.show_wdl {
-                    wdl::uci_text(chances)
-                } else {
-                    String::new()
-                };
-                println!("info depth 0 score {}{wdl} tbhits 0", format_score(score));
+                println!(
+                    "info depth 0 score {}{} tbhits 0",
+                    format_score(score),
+                    self.wdl_text(chances)
+                );
             }
             return SearchResult {
                 best: None,
@@ -265,22 +264,26 @@ impl Searcher<'_> {
             rm.seldepth.max(depth as usize),
             index + 1,
             format_score(score),
-            self.wdl_text(score),
+            self.wdl_text(self.chances(score)),
             self.setup.tt.hashfull(),
             self.setup.control.tb_hits.load(Ordering::Relaxed),
             pv.join(" ")
         );
     }
 
-    /// ` wdl W D L` for a root score when `UCI_ShowWDL` is on (after the
-    /// score, before any bound, as Stockfish prints it), else nothing.
-    fn wdl_text(&self, score: i32) -> String {
+    /// ` wdl W D L` when `UCI_ShowWDL` is on (after the score, before any
+    /// bound, as Stockfish prints it), else nothing.
+    fn wdl_text(&self, chances: [u32; 3]) -> String {
         if self.setup.show_wdl {
-            let material = wdl::material(self.pos.board().board());
-            wdl::uci_text(wdl::MODEL.per_mille(score, material))
+            wdl::uci_text(chances)
         } else {
             String::new()
         }
+    }
+
+    /// The model's win/draw/loss chances of a root score.
+    fn chances(&self, score: i32) -> [u32; 3] {
+        wdl::MODEL.per_mille(score, wdl::material(self.pos.board().board()))
     }
 
     /// The root: principal variation search over the root moves from
