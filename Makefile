@@ -23,9 +23,11 @@ build:
 run: build
 	$(RUN_EXE)
 
-# Unit tests, perft suites and the protocol tests against the real binary.
+# Unit tests, perft suites and the protocol tests against the real binary,
+# built with the `invariants` profile (Cargo.toml): optimised, with every
+# debug assertion and overflow check on.
 test:
-	$(CARGO) test --release
+	$(CARGO) test --profile invariants
 
 bench: build
 	$(RUN_EXE) bench

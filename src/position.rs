@@ -115,16 +115,23 @@ impl RepetitionTable {
 
     fn add(&mut self, key: u64) {
         let c = &mut self.counts[Self::index(key)];
-        // A game can't have 255 positions sharing 12 key bits within the
-        // search stack in practice; saturating keeps it sound anyway (a stuck
-        // counter only disables the early exit for that slot).
+        // 255 positions sharing 12 key bits take a long game history (a GUI
+        // may send a move list of any length). A counter that reaches 255
+        // sticks there: it no longer counts, and only disables its slot's
+        // early exit, which stays sound (the counter is never below the
+        // number of positions it stands for).
         *c = c.saturating_add(1);
     }
 
     fn remove(&mut self, key: u64) {
         let c = &mut self.counts[Self::index(key)];
         debug_assert!(*c > 0, "repetition counter underflow");
-        *c = c.saturating_sub(1);
+        // A stuck counter stays stuck: decrementing it would drift below
+        // the positions it stands for (each increment at 255 was lost), and
+        // a counter of 1 or 0 for a repeated position hides the repetition.
+        if *c != u8::MAX {
+            *c -= 1;
+        }
     }
 
     fn get(&self, key: u64) -> u8 {
@@ -520,9 +527,16 @@ impl Position {
         &self.repetitions
     }
 
-    /// Do the counters equal what the positions on the stack give?
+    /// Do the counters equal what the positions on the stack give? A
+    /// counter stuck at its maximum (see `RepetitionTable::add`) counts
+    /// no longer, and agrees with any number.
     pub fn repetition_counts_consistent(&self) -> bool {
-        self.repetitions.counts() == &self.expected_repetition_counts()[..]
+        let expected = self.expected_repetition_counts();
+        self.repetitions
+            .counts()
+            .iter()
+            .zip(&expected)
+            .all(|(&count, &expected)| count == expected || count == u8::MAX)
     }
 
     /// Rebuilds the counters from the stack alone (what they must equal).
@@ -656,6 +670,38 @@ mod tests {
                 .sum();
             assert_eq!(total, 1);
         }
+    }
+
+    /// A game history that repeats one position 500 times saturates its
+    /// counter; searching on (make and unmake over it) must neither drift
+    /// the counter down nor hide the repetition. Before counters stuck at
+    /// 255, each make there was lost and each unmake counted: the
+    /// end-of-search invariant failed on such a `position ... moves` list.
+    #[test]
+    fn saturated_repetition_counter_stays_sound() {
+        let mut pos = Position::default();
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        for m in shuffle.iter().cycle().take(4 * 500) {
+            pos.make_uci(m).unwrap();
+        }
+        let start = pos.key();
+        let slot = |key: u64| key as usize & (REPETITION_TABLE_SIZE - 1);
+        assert_eq!(pos.repetition_table().counts()[slot(start)], u8::MAX);
+        assert!(pos.repetition_counts_consistent());
+        // A search's worth of visits, each through the repeated cycle.
+        for _ in 0..300 {
+            for m in shuffle {
+                pos.make_uci(m).unwrap();
+            }
+            assert!(pos.is_repetition(4), "the cycle just played repeats");
+            for _ in shuffle {
+                pos.unmake();
+            }
+        }
+        assert_eq!(pos.key(), start);
+        assert_eq!(pos.repetition_table().counts()[slot(start)], u8::MAX);
+        assert!(pos.repetition_counts_consistent());
+        assert!(pos.is_repetition(0), "three-fold in the game history");
     }
 
     #[test]
