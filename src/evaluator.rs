@@ -9,6 +9,7 @@ use std::sync::Arc;
 use crate::eval_cache::EvalCache;
 use crate::nnue::{self, AccumulatorStack, Network};
 use crate::position::Position;
+use crate::score::EVAL_LIMIT;
 
 pub struct Evaluator {
     cache: EvalCache,
@@ -38,11 +39,17 @@ impl Evaluator {
         }
     }
 
+    /// The net's score for the side to move, within ±`EVAL_LIMIT`: a net
+    /// with huge outputs (a bad `EvalFile`) must not produce what the
+    /// search takes for a tablebase win or a mate.
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
         if let Some(score) = self.cache.probe(pos.key()) {
             return score;
         }
-        let score = self.accumulators.evaluate(&self.net, pos);
+        let score = self
+            .accumulators
+            .evaluate(&self.net, pos)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT);
         self.cache.store(pos.key(), score);
         score
     }
@@ -79,6 +86,37 @@ mod tests {
             }
         }
         assert!(hits > 1000);
+    }
+
+    /// Outputs beyond the score range, even at the extremes of the output
+    /// bias (where the arithmetic itself would overflow i32), come back as
+    /// ±`EVAL_LIMIT`, from a fresh evaluation and from the cache alike.
+    #[test]
+    fn huge_outputs_are_clamped_to_the_eval_limit() {
+        let pos = Position::default();
+        for (bias, expected) in [
+            (i32::MAX, EVAL_LIMIT),
+            (2_000_000, EVAL_LIMIT),
+            (-2_000_000, -EVAL_LIMIT),
+            (i32::MIN, -EVAL_LIMIT),
+        ] {
+            let mut net = (*nnue::embedded()).clone();
+            net.output_bias = bias;
+            let raw = net.evaluate_board(pos.board().board(), pos.turn());
+            assert!(raw.abs() > EVAL_LIMIT, "bias {bias}: raw {raw}");
+            assert_eq!(raw.signum(), expected.signum(), "bias {bias}: raw {raw}");
+            let mut evaluator = Evaluator::default();
+            evaluator.use_net(&Arc::new(net));
+            assert_eq!(evaluator.evaluate(&pos), expected, "bias {bias}");
+            assert_eq!(evaluator.evaluate(&pos), expected, "bias {bias}: cached");
+        }
+        // The real net stays inside the limit (the clamp changes nothing).
+        let mut evaluator = Evaluator::default();
+        let pos = Position::from_fen("6k1/8/8/8/8/8/8/QQQQQQK1 w - - 0 1", CastlingMode::Standard)
+            .unwrap();
+        let raw = nnue::embedded().evaluate_board(pos.board().board(), pos.turn());
+        assert!(raw.abs() < EVAL_LIMIT, "six queens: {raw}");
+        assert_eq!(evaluator.evaluate(&pos), raw);
     }
 
     /// A second net replaces the first's cached scores and accumulators.

@@ -18,6 +18,13 @@ pub const TB_WIN: i32 = MATE_BOUND - 1;
 /// Scores at or beyond this are tablebase wins (or mates): proven results,
 /// stored in the table relative to the node like mates.
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+/// The largest static evaluation, either way: a hundred pawns, beyond what
+/// a real net says of a real position, far below `TB_WIN_BOUND` (31,743),
+/// and below the `cp 19872` and up that UCI prints for a tablebase win. So
+/// an evaluation, whatever net `EvalFile` loads, is never read as a proven
+/// result, fits the `i16` of the eval cache and the table, and never prints
+/// like a table win; only mates and tablebases reach beyond it.
+pub const EVAL_LIMIT: i32 = 10_000;
 /// `score cp` of a tablebase win at the root, less the plies to it (as
 /// Stockfish prints them).
 pub const TB_WIN_CP: i32 = 20_000;

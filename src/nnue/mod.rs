@@ -205,8 +205,14 @@ impl Network {
     pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
         let (ours, theirs) = self.output_weights.split_at(HIDDEN);
         let sum = simd::screlu_dot(us, ours) + simd::screlu_dot(them, theirs);
-        // sum is in QA * QA * QB; one QA goes before the bias is added.
-        (sum / QA + self.output_bias) * SCALE / (QA * QB)
+        // sum is in QA * QA * QB; one QA goes before the bias is added. In
+        // i64: a net file may hold any i32 bias, and bias * SCALE overflows
+        // i32. The result fits i32: |sum / QA| < 2^23 (HIDDEN * 2 terms of at
+        // most QA * 127), so |(sum / QA + bias) * SCALE / (QA * QB)| <
+        // (2^31 + 2^23) * 400 / 16320 < 2^26.
+        let scaled = (i64::from(sum / QA) + i64::from(self.output_bias)) * i64::from(SCALE)
+            / i64::from(QA * QB);
+        scaled as i32
     }
 
     /// Accumulators of both perspectives computed from nothing.

@@ -119,6 +119,55 @@ fn every_technique_can_be_switched_off_safely() {
     }
 }
 
+/// A net whose outputs lie far beyond the score range (a bad `EvalFile`)
+/// still gives ordinary scores: the evaluation is clamped within
+/// `EVAL_LIMIT`, so neither the search's result nor what the table holds
+/// (as i16) reads as a tablebase win or a mate where none is.
+#[test]
+fn huge_net_outputs_never_make_a_proven_score() {
+    use crate::score::EVAL_LIMIT;
+    for bias in [2_000_000, -2_000_000, i32::MAX, i32::MIN] {
+        let mut net = (*crate::nnue::embedded()).clone();
+        net.output_bias = bias;
+        let control = Control::default();
+        let tt = TranspositionTable::new(16).unwrap();
+        let setup = SearchSetup {
+            net: Arc::new(net),
+            ..SearchSetup::quiet(&control, &tt, Limits::depth(6))
+        };
+        let pos = Position::from_fen(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            CastlingMode::Standard,
+        )
+        .unwrap();
+        // The table's entries for the root's children (the root itself is
+        // not stored).
+        let child_keys: Vec<u64> = pos
+            .board()
+            .legal_moves()
+            .iter()
+            .map(|&m| pos.key_after(m))
+            .collect();
+        let r = Searcher::new(pos, &setup, 0).iterate();
+        assert!(r.best.is_some(), "bias {bias}");
+        assert!(
+            r.score.abs() <= EVAL_LIMIT,
+            "bias {bias}: {}",
+            format_score(r.score)
+        );
+        let stored: Vec<i32> = child_keys
+            .iter()
+            .filter_map(|&k| tt.probe(k))
+            .map(|e| e.score)
+            .collect();
+        assert!(stored.len() > 5, "bias {bias}: {stored:?}");
+        assert!(
+            stored.iter().all(|s| s.abs() <= EVAL_LIMIT),
+            "bias {bias}: table {stored:?}"
+        );
+    }
+}
+
 #[test]
 fn score_formatting() {
     assert_eq!(format_score(MATE - 1), "mate 1");
