@@ -529,9 +529,10 @@ impl Engine {
     fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
         let mut lines = Vec::new();
         loop {
+            // A hang guard, not a speed limit (tests run side by side).
             let line = self
                 .rx
-                .recv_timeout(Duration::from_secs(10))
+                .recv_timeout(Duration::from_secs(60))
                 .unwrap_or_else(|_| panic!("no answer; seen {:?}", self.seen));
             self.seen.push(line.clone());
             let last = done(&line);
