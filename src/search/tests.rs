@@ -105,6 +105,7 @@ fn singular_extensions_happen_and_can_be_switched_off() {
 #[test]
 fn every_technique_can_be_switched_off_safely() {
     // Each ablation still finds the mate and a legal move.
+    let fen = "k7/8/2K5/8/8/8/8/7R w - - 0 1";
     for name in Techniques::names() {
         let control = Control::default();
         let tt = TranspositionTable::new(1).unwrap();
@@ -112,10 +113,12 @@ fn every_technique_can_be_switched_off_safely() {
             techniques: Techniques::all_but(name).unwrap(),
             ..SearchSetup::quiet(&control, &tt, Limits::depth(8))
         };
-        let pos =
-            Position::from_fen("k7/8/2K5/8/8/8/8/7R w - - 0 1", CastlingMode::Standard).unwrap();
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let legal = pos.board().legal_moves();
         let r = Searcher::new(pos, &setup, 0).iterate();
         assert_eq!(format_score(r.score), "mate 2", "without {name}");
+        let best = r.best.unwrap_or_else(|| panic!("no move without {name}"));
+        assert!(legal.contains(&best), "without {name}: {best:?} is illegal");
     }
 }
 
