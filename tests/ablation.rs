@@ -1,0 +1,162 @@
+//! The ablation build's `Disable` option (`--features ablation`), over the
+//! UCI pipe of the real binary: each technique's name switches that
+//! technique off (the search changes: another node count for the same
+//! fixed-depth search), and a bad value is an `info string` error that
+//! keeps the techniques as they were.
+//!
+//! Compiled only with the feature: `cargo test --features ablation --test
+//! ablation` (`.ci/run` runs it).
+#![cfg(feature = "ablation")]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::thread;
+use std::time::Duration;
+
+use lasker::search::Techniques;
+
+const EXE: &str = env!("CARGO_BIN_EXE_lasker");
+/// A hang guard, not a speed limit.
+const TIMEOUT: Duration = Duration::from_secs(120);
+/// Kiwipete: castling, en passant, checks, captures of every kind. At depth
+/// 9 every technique takes part in the search (singular extensions need
+/// the depth: at 8 switching them off changes nothing here).
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const DEPTH: u32 = 9;
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    rx: Receiver<String>,
+}
+
+impl Engine {
+    fn new() -> Engine {
+        let mut child = Command::new(EXE)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starting the engine");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stdin = child.stdin.take().expect("piped stdin");
+        let (tx, rx) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, rx }
+    }
+
+    fn send(&mut self, cmd: &str) {
+        writeln!(self.stdin, "{cmd}").expect("writing to the engine");
+        self.stdin.flush().expect("flushing the engine's stdin");
+    }
+
+    /// Lines up to and including the first that `last` accepts.
+    fn lines_until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self
+                .rx
+                .recv_timeout(TIMEOUT)
+                .unwrap_or_else(|_| panic!("no answer; lines so far {lines:?}"));
+            let done = last(&line);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// Sets `Disable` and returns the lines it printed before `readyok`.
+    fn disable(&mut self, value: &str) -> Vec<String> {
+        self.send(&format!("setoption name Disable value {value}"));
+        self.send("isready");
+        let mut lines = self.lines_until(|l| l == "readyok");
+        lines.pop();
+        lines
+    }
+
+    /// The nodes of a fixed-depth search of Kiwipete from a fresh state
+    /// (`ucinewgame` clears the table and the move-ordering history).
+    fn nodes(&mut self) -> u64 {
+        self.send("ucinewgame");
+        self.send(&format!("position fen {KIWIPETE}"));
+        self.send(&format!("go depth {DEPTH}"));
+        let lines = self.lines_until(|l| l.starts_with("bestmove"));
+        let depth_reached = format!("info depth {DEPTH} ");
+        let last = lines
+            .iter()
+            .rfind(|l| l.starts_with(&depth_reached) && l.contains(" nodes "))
+            .unwrap_or_else(|| panic!("no depth {DEPTH} info line in {lines:?}"));
+        let tokens: Vec<&str> = last.split_whitespace().collect();
+        let at = tokens.iter().position(|&t| t == "nodes").expect("nodes");
+        tokens[at + 1].parse().expect("a node count")
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn uci_lists_the_disable_option() {
+    let mut e = Engine::new();
+    e.send("uci");
+    let lines = e.lines_until(|l| l == "uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name Disable type string default <empty>"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn each_disable_value_changes_the_search() {
+    let mut e = Engine::new();
+    let all = e.nodes();
+    // The comparison means something only if a search repeats exactly.
+    assert_eq!(e.nodes(), all, "the same search twice");
+    let mut counts = Vec::new();
+    for name in Techniques::names() {
+        assert!(e.disable(name).is_empty(), "Disable {name} is accepted");
+        let without = e.nodes();
+        assert_ne!(without, all, "Disable {name} left the search unchanged");
+        counts.push((name, without));
+    }
+    // Back to every technique.
+    assert!(e.disable("<empty>").is_empty());
+    assert_eq!(e.nodes(), all, "Disable <empty> restores the full search");
+    eprintln!("all techniques: {all} nodes; without each: {counts:?}");
+}
+
+#[test]
+fn a_bad_disable_value_is_an_error_and_keeps_the_old_one() {
+    let mut e = Engine::new();
+    let all = e.nodes();
+    assert!(e.disable("nullmove").is_empty());
+    let without_null_move = e.nodes();
+    assert_ne!(without_null_move, all);
+    for bad in ["nullmove,bogus", "no-such-technique", "lmr;rfp"] {
+        let lines = e.disable(bad);
+        assert!(
+            lines.len() == 1 && lines[0].starts_with("info string error: "),
+            "'{bad}' should give one error line, got {lines:?}"
+        );
+        assert_eq!(
+            e.nodes(),
+            without_null_move,
+            "after '{bad}' the search is still the one without null moves"
+        );
+    }
+}
