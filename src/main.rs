@@ -16,12 +16,12 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let tool = match args.first().map(String::as_str) {
         Some("datagen") => Some(
-            lasker::datagen::Config::from_args(&args[1..])
-                .and_then(|config| lasker::datagen::run(&config).map(drop)),
+            lasker::learn::datagen::Config::from_args(&args[1..])
+                .and_then(|config| lasker::learn::datagen::run(&config).map(drop)),
         ),
         Some("train") => Some(
-            lasker::train::Config::from_args(&args[1..])
-                .and_then(|config| lasker::train::run(&config).map(drop)),
+            lasker::learn::train::Config::from_args(&args[1..])
+                .and_then(|config| lasker::learn::train::run(&config).map(drop)),
         ),
         Some("fit-wdl") => Some(lasker::wdl::run(&args[1..])),
         _ => None,

@@ -26,8 +26,8 @@ use std::path::PathBuf;
 
 use shakmaty::{Board, Role};
 
+use crate::learn::trainingdata::{self, ChessBoard};
 use crate::score::TB_WIN_BOUND;
-use crate::trainingdata::{self, ChessBoard};
 
 /// Material counts outside this range are treated as its ends: few games
 /// reach the others, and the model would extrapolate.
@@ -395,7 +395,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::Rng;
+    use crate::learn::datagen::Rng;
     use shakmaty::{Chess, Position as _, fen::Fen};
 
     #[test]

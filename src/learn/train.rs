@@ -25,9 +25,9 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use crate::datagen::Rng;
+use crate::learn::datagen::Rng;
+use crate::learn::trainingdata::{self, ChessBoard};
 use crate::nnue::{self, HIDDEN, INPUTS, Network, QA, QB};
-use crate::trainingdata::{self, ChessBoard};
 
 const H: usize = HIDDEN;
 // The flat parameter vector: feature weights, feature biases, output
@@ -603,7 +603,7 @@ pub fn run(config: &Config) -> Result<f32, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen;
+    use crate::learn::datagen;
 
     /// A few self-play games at a tiny node budget, written as a data file.
     fn tiny_data(dir: &Path) -> PathBuf {

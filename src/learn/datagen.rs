@@ -21,11 +21,11 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Color, Move, Position as _};
 
+use crate::learn::trainingdata::{self, GameResult};
 use crate::nnue::{self, Network};
 use crate::position::Position;
 use crate::search::{Control, MATE_BOUND, SearchMemory, SearchSetup, Searcher};
 use crate::timeman::Limits;
-use crate::trainingdata::{self, GameResult};
 use crate::tt::TranspositionTable;
 
 /// What to generate; `USAGE` lists the flags.
