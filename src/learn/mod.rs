@@ -1,9 +1,12 @@
 //! The tools that make and use training data for the evaluation network:
 //! `lasker datagen` (self-play), the data formats (`viriformat` games,
-//! `trainingdata` records), and `lasker train`. None of this is on the
-//! engine's search path.
+//! `trainingdata` records, `pgn` games with engine scores; `data` reads any
+//! of them for training and converts between them), and `lasker train`.
+//! None of this is on the engine's search path.
 
+pub mod data;
 pub mod datagen;
+pub mod pgn;
 pub mod train;
 pub mod trainingdata;
 pub mod viriformat;

@@ -182,7 +182,7 @@ pub fn pack_board(pos: &Chess, result: GameResult) -> [u8; BOARD_BYTES] {
     // crate's board keeps it (the reader accepts it either way).
     let ep = pos
         .ep_square(EnPassantMode::PseudoLegal)
-        .map_or(NO_EP_SQUARE, |sq| u8::from(sq));
+        .map_or(NO_EP_SQUARE, u8::from);
     out[24] = u8::from(pos.turn() == Color::Black) << 7 | ep;
     out[25] = pos.halfmoves().min(255) as u8;
     let fullmoves = u16::try_from(pos.fullmoves().get()).unwrap_or(u16::MAX);
@@ -252,13 +252,14 @@ pub fn unpack_board(bytes: &[u8; BOARD_BYTES]) -> Result<(Chess, GameResult), St
 
 /// A position in standard castling if its rights are standard, else
 /// Chess960's; an en passant square no pawn can use is dropped.
-fn position_from_setup(setup: Setup) -> Result<Chess, String> {
+pub fn position_from_setup(setup: Setup) -> Result<Chess, String> {
     let build = |mode| {
-        Chess::from_setup(setup.clone(), mode).or_else(PositionError::ignore_invalid_ep_square)
+        Chess::from_setup(setup.clone(), mode)
+            .or_else(PositionError::ignore_invalid_ep_square)
+            .map_err(|e| e.to_string())
     };
     build(CastlingMode::Standard)
-        .or_else(|_| build(CastlingMode::Chess960))
-        .map_err(|e| e.to_string())
+        .or_else(|standard| build(CastlingMode::Chess960).map_err(|_| standard))
 }
 
 /// Where a file stops being whole games.
