@@ -264,8 +264,9 @@ const DRAW_SCORE: i32 = 10;
 const DRAW_PLIES: u32 = 10;
 /// A game this long is a draw.
 const MAX_GAME_PLIES: usize = 600;
-/// An opening the first search scores beyond this is decided: dropped.
-const MAX_OPENING_SCORE: i32 = 1_000;
+/// An opening the first search scores beyond this is decided: dropped
+/// (here and by `genfens`).
+pub(crate) const MAX_OPENING_SCORE: i32 = 1_000;
 /// The hard node limit, as a multiple of the soft one: an iteration that
 /// explodes is cut off.
 const HARD_NODES_FACTOR: u64 = 8;
@@ -373,7 +374,7 @@ pub fn play_game(
 /// One move's search on a fresh `Control`, sharing the thread's table and
 /// memory with the game's earlier moves. Returns the position (unchanged),
 /// the best move, its score for the side to move and the memory.
-fn search(
+pub(crate) fn search(
     pos: Position,
     tt: &TranspositionTable,
     config: &Config,
