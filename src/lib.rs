@@ -7,14 +7,16 @@
 //! chances of a score, for `UCI_ShowWDL`), and
 //! everything sits on `position`, the wrapper over
 //! shakmaty that keeps the incremental key and the repetition counters.
-//! `perft` and `bench` stand beside the search.
+//! `perft` and `bench` stand beside the search; `learn` (self-play data,
+//! its formats and the trainer) stands beside the engine and is not on its
+//! search path.
 
 pub mod bench;
-pub mod datagen;
 pub mod engine;
 pub mod epd;
 pub mod eval_cache;
 pub mod evaluator;
+pub mod learn;
 pub mod movegen;
 pub mod movepick;
 pub mod nnue;
@@ -25,8 +27,6 @@ pub mod search;
 pub mod see;
 pub mod tablebase;
 pub mod timeman;
-pub mod train;
-pub mod trainingdata;
 pub mod tt;
 pub mod uci;
 pub mod wdl;

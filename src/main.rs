@@ -2,9 +2,10 @@
 //! run as commands (`lasker bench`, `lasker "position startpos" "go depth 9"`)
 //! and the engine exits when the search they start has finished.
 //!
-//! `lasker datagen ...`, `lasker train ...` and `lasker fit-wdl ...` are
-//! tools of their own (training data, the net and the WDL model, not UCI):
-//! they take flags, report progress on stderr and exit.
+//! `lasker datagen ...`, `lasker train ...`, `lasker convert ...` and
+//! `lasker fit-wdl ...` are tools of their own (training data, the net, the
+//! data's formats and the WDL model, not UCI): they take flags, report
+//! progress on stderr and exit.
 
 use lasker::uci::Uci;
 
@@ -16,13 +17,14 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let tool = match args.first().map(String::as_str) {
         Some("datagen") => Some(
-            lasker::datagen::Config::from_args(&args[1..])
-                .and_then(|config| lasker::datagen::run(&config).map(drop)),
+            lasker::learn::datagen::Config::from_args(&args[1..])
+                .and_then(|config| lasker::learn::datagen::run(&config).map(drop)),
         ),
         Some("train") => Some(
-            lasker::train::Config::from_args(&args[1..])
-                .and_then(|config| lasker::train::run(&config).map(drop)),
+            lasker::learn::train::Config::from_args(&args[1..])
+                .and_then(|config| lasker::learn::train::run(&config).map(drop)),
         ),
+        Some("convert") => Some(lasker::learn::data::convert(&args[1..])),
         Some("fit-wdl") => Some(lasker::wdl::run(&args[1..])),
         _ => None,
     };

@@ -26,8 +26,9 @@ use std::path::PathBuf;
 
 use shakmaty::{Board, Role};
 
+use crate::learn::data;
+use crate::learn::trainingdata::{self, ChessBoard};
 use crate::score::TB_WIN_BOUND;
-use crate::trainingdata::{self, ChessBoard};
 
 /// Material counts outside this range are treated as its ends: few games
 /// reach the others, and the model would extrapolate.
@@ -337,8 +338,9 @@ pub fn calibration(model: &WdlModel, records: &[ChessBoard]) -> [[(u64, f64, f64
 }
 
 pub const USAGE: &str = "usage: lasker fit-wdl --data FILE [--data FILE ...]
-  Fits the win/draw/loss model of UCI_ShowWDL to datagen records (bulletformat
-  ChessBoard files): prints each material count's fit and the model's constants.";
+  Fits the win/draw/loss model of UCI_ShowWDL to self-play data (.vf games, .bin records or
+  .pgn, filtered as training loads them): prints each material count's fit and the model's
+  constants.";
 
 /// `lasker fit-wdl`: reads the files, fits, prints the report on stdout.
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -357,9 +359,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let mut records = Vec::new();
     for file in &files {
-        let data = trainingdata::read_file(file)
-            .map_err(|e| format!("can't read {}: {e}", file.display()))?;
-        records.extend(data.records);
+        let loaded = data::load(file)?;
+        if let Some(warning) = &loaded.warning {
+            eprintln!("warning: {warning}");
+        }
+        records.extend(loaded.records);
     }
     let fit = fit(&records)?;
     println!("material positions a b (fitted) a b (model)");
@@ -395,7 +399,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::Rng;
+    use crate::learn::datagen::Rng;
     use shakmaty::{Chess, Position as _, fen::Fen};
 
     #[test]

@@ -240,8 +240,8 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learn::train::Trainer;
     use crate::position::Position;
-    use crate::train::Trainer;
     use shakmaty::{CastlingMode, Position as _};
 
     /// A net with random weights: every input matters.
@@ -362,8 +362,11 @@ mod tests {
         let net = trainer.quantise();
         for fen in crate::bench::bench_fens() {
             let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
-            let record =
-                crate::trainingdata::encode(pos.board(), 0, crate::trainingdata::GameResult::Draw);
+            let record = crate::learn::trainingdata::encode(
+                pos.board(),
+                0,
+                crate::learn::trainingdata::GameResult::Draw,
+            );
             let float = trainer.output(&record) * SCALE as f32;
             let quantised = net.evaluate_board(pos.board().board(), pos.turn());
             assert!(

@@ -20,6 +20,7 @@ use shakmaty::{CastlingMode, Color, Position as _};
 use crate::bench;
 use crate::engine::{Engine, SearchFinished, SearchRequest};
 use crate::epd;
+use crate::learn::genfens;
 use crate::nnue;
 use crate::perft;
 use crate::position::Position;
@@ -180,6 +181,7 @@ impl Uci {
             "eval" => self.cmd_eval(),
             "bench" => self.cmd_bench(args),
             "solve" => self.cmd_solve(args),
+            "genfens" => self.cmd_genfens(args),
             "debug" | "register" => {}
             _ => error(&format!("unknown command '{}'", line.trim())),
         }
@@ -361,6 +363,22 @@ impl Uci {
         send(&format!(
             "info string solved {solved} of {total} at {ms} ms"
         ));
+    }
+
+    /// `genfens N seed S book <None|file>`: OpenBench's openings for data
+    /// generation, one `info string genfens <FEN>` each (`learn::genfens`).
+    fn cmd_genfens(&mut self, args: &[&str]) {
+        if !self.idle_or_error("genfens") {
+            return;
+        }
+        let request = match genfens::Request::parse(args) {
+            Ok(r) => r,
+            Err(e) => return error(&e),
+        };
+        let emit = |fen: &str| send(&format!("info string genfens {fen}"));
+        if let Err(e) = genfens::generate(&request, &self.options.net, self.castling_mode(), emit) {
+            error(&e);
+        }
     }
 
     /// `eval`: the net's score and each piece's worth to it (for people

@@ -1,5 +1,6 @@
-//! `lasker train`: trains the evaluation network on `datagen` records, on
-//! the CPU, and exports it quantised for the engine (`nnue`).
+//! `lasker train`: trains the evaluation network on self-play data (any of
+//! the formats `data` reads, filtered as they load), on the CPU, and exports
+//! it quantised for the engine (`nnue`).
 //!
 //! The float net is the engine's: `(768 -> HIDDEN) x 2 -> 1` with SCReLU
 //! (clamp to [0, 1], squared). Its output times `SCALE` (400) is centipawns,
@@ -25,9 +26,10 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use crate::datagen::Rng;
+use crate::learn::data;
+use crate::learn::datagen::Rng;
+use crate::learn::trainingdata::ChessBoard;
 use crate::nnue::{self, HIDDEN, INPUTS, Network, QA, QB};
-use crate::trainingdata::{self, ChessBoard};
 
 const H: usize = HIDDEN;
 // The flat parameter vector: feature weights, feature biases, output
@@ -100,7 +102,9 @@ pub const USAGE: &str = "usage: lasker train --data FILE [--data FILE ...] --out
                     [--weight-decay X]
                     [--threads N] [--validation FRACTION] [--seed S] [--resume DIR/checkpoint.bin]
                     [--init NET.nnue] [--stop-after EPOCH]
-  Trains the net on datagen records; writes DIR/checkpoint.bin and DIR/net-<epoch>.nnue each epoch.
+  Trains the net on FILE.vf (games), FILE.bin (32-byte records) or FILE.pgn (games with engine
+  scores), filtered as they load (no positions in check, after captures or promotions, or with
+  mate scores); writes DIR/checkpoint.bin and DIR/net-<epoch>.nnue each epoch.
   --init starts from a net's weights instead of random ones (fine-tuning).";
 
 impl Config {
@@ -493,15 +497,12 @@ fn learning_rate(config: &Config, progress: f32) -> f32 {
 pub fn run(config: &Config) -> Result<f32, String> {
     let mut records = Vec::new();
     for path in &config.data {
-        let file = trainingdata::read_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        if file.trailing_bytes != 0 {
-            eprintln!(
-                "warning: {} ends in a partial record ({} bytes), ignored",
-                path.display(),
-                file.trailing_bytes
-            );
+        let loaded = data::load(path)?;
+        eprintln!("{}", loaded.summary(path));
+        if let Some(warning) = &loaded.warning {
+            eprintln!("warning: {warning}");
         }
-        records.extend(file.records);
+        records.extend(loaded.records);
     }
     // The last records are whole games, kept apart from the training ones.
     let held_out = ((records.len() as f64 * config.validation) as usize).max(1);
@@ -603,11 +604,11 @@ pub fn run(config: &Config) -> Result<f32, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen;
+    use crate::learn::{datagen, trainingdata};
 
     /// A few self-play games at a tiny node budget, written as a data file.
     fn tiny_data(dir: &Path) -> PathBuf {
-        let out = dir.join("tiny.bin");
+        let out = dir.join("tiny.vf");
         let config = datagen::Config {
             out: out.clone(),
             nodes: 300,
@@ -640,7 +641,7 @@ mod tests {
             validation: 0.1,
             ..Config::default()
         };
-        let records = trainingdata::read_file(&data).unwrap().records;
+        let records = data::load(&data).unwrap().records;
         let before = Trainer::new(1).loss(&records, 0.3, 2);
         let whole = run(&config("whole", 4)).unwrap();
         let trained = Trainer::load_checkpoint(&dir.join("whole/checkpoint.bin"))
@@ -667,6 +668,53 @@ mod tests {
         // A file that is not a checkpoint is refused, not trusted.
         fs::write(dir.join("bad.bin"), b"not a checkpoint").unwrap();
         assert!(Trainer::load_checkpoint(&dir.join("bad.bin")).is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Games and the records `convert` makes of them give the trainer the
+    /// same positions, and so the same net.
+    #[test]
+    fn the_trainer_reads_games_and_records_to_the_same_positions() {
+        let dir = scratch("formats");
+        let games = tiny_data(&dir);
+        let records = dir.join("tiny.bin");
+        let args = [
+            "--out".to_string(),
+            records.display().to_string(),
+            games.display().to_string(),
+        ];
+        data::convert(&args).unwrap();
+        let from_games = data::load(&games).unwrap();
+        let from_records = data::load(&records).unwrap();
+        assert!(from_games.records.len() > 1_000);
+        assert!(from_games.records == from_records.records);
+        // They are the records datagen wrote before games: each game's
+        // quiet positions, scored for the side to move, with its result.
+        let (all, _) = data::read_games(&games).unwrap();
+        let expected: Vec<ChessBoard> = all
+            .iter()
+            .flat_map(|g| {
+                data::training_positions(g)
+                    .map(|(pos, score)| trainingdata::encode(&pos, score, g.result))
+            })
+            .collect();
+        assert!(from_games.records == expected);
+        let skipped = from_games.skipped;
+        assert!(skipped.noisy > 0 && skipped.in_check > 0, "{skipped:?}");
+        assert_eq!(from_records.skipped, data::Skipped::default());
+
+        let config = |data: &Path, out: &str| Config {
+            data: vec![data.to_path_buf()],
+            out: dir.join(out),
+            epochs: 1,
+            batch: 256,
+            validation: 0.1,
+            ..Config::default()
+        };
+        let loss = run(&config(&games, "from-games")).unwrap();
+        assert_eq!(run(&config(&records, "from-records")).unwrap(), loss);
+        let net = |out: &str| fs::read(dir.join(out).join("net-1.nnue")).unwrap();
+        assert!(net("from-games") == net("from-records"));
         fs::remove_dir_all(&dir).unwrap();
     }
 

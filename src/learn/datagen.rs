@@ -4,9 +4,10 @@
 //! Each thread plays its own games, one search at a time: from the start
 //! position, a few random legal plies (an opening the search finds beyond
 //! ±1000 cp is dropped), then a search with a soft node limit per move. Every
-//! quiet position is kept with its search score; when the game ends, by the
-//! rules or by adjudication, the result is added and the game's records are
-//! appended to the output file (`trainingdata` describes the format).
+//! ply's move and search score is kept; when the game ends, by the rules or
+//! by adjudication, the game with its result is appended to the output file
+//! (`viriformat` describes the format; `data` says which positions training
+//! takes from it).
 //!
 //! Runs are reproducible per thread: thread `i` of seed `S` plays the same
 //! games whatever the other threads do.
@@ -19,13 +20,15 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Color, Move, Position as _};
+use shakmaty::{Color, Move, Position as _};
 
+use crate::learn::data::{self, Format};
+use crate::learn::trainingdata::GameResult;
+use crate::learn::viriformat::Game;
 use crate::nnue::{self, Network};
 use crate::position::Position;
 use crate::search::{Control, MATE_BOUND, SearchMemory, SearchSetup, Searcher};
 use crate::timeman::Limits;
-use crate::trainingdata::{self, GameResult};
 use crate::tt::TranspositionTable;
 
 /// What to generate; `USAGE` lists the flags.
@@ -53,7 +56,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            out: PathBuf::from("data.bin"),
+            out: PathBuf::from("data.vf"),
             threads: 1,
             seed: 1,
             nodes: 5_000,
@@ -70,7 +73,8 @@ impl Default for Config {
 pub const USAGE: &str = "usage: lasker datagen --out FILE [--threads N] [--seed S] [--nodes N]
                       [--positions N | --games N] [--random-plies N] [--hash MB]
                       [--net embedded|FILE]
-  Self-play games; appends bulletformat ChessBoard records (32 bytes each) to FILE.
+  Self-play games; appends them to FILE.vf (viriformat: a start position, then a move and a
+  score per ply, about 4 bytes a position; `lasker convert` makes 32-byte records of them).
   --nodes: soft node limit per move (default 5000); --random-plies: opening plies (default 8);
   --hash: MB of hash table per thread (default 2).
   --net: play with this evaluation network (default: the one built into lasker).
@@ -110,6 +114,12 @@ impl Config {
             }
         }
         config.out = out.ok_or_else(|| format!("--out is required\n{USAGE}"))?;
+        if Format::of(&config.out) != Ok(Format::Games) {
+            return Err(format!(
+                "--out {}: datagen writes games, so the name must end in .vf",
+                config.out.display()
+            ));
+        }
         if config.threads == 0 || config.threads > 1024 {
             return Err("--threads must be in 1..1024".into());
         }
@@ -210,30 +220,28 @@ fn generate(
     let mut rng = Rng::new(config.seed, thread as u64);
     let mut bytes = Vec::new();
     while !stop.load(Ordering::SeqCst) {
-        let Some(game) = play_game(config, &tt, &mut rng, stop) else {
-            totals.dropped_openings.fetch_add(1, Ordering::Relaxed);
-            continue;
+        let game = match play_game(config, &tt, &mut rng, stop) {
+            Played::Game(game) => game,
+            Played::DecidedOpening => {
+                totals.dropped_openings.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            Played::Stopped => break,
         };
-        if game.aborted {
-            break;
-        }
         bytes.clear();
-        for (pos, score) in &game.positions {
-            bytes.extend_from_slice(&trainingdata::to_bytes(&trainingdata::encode(
-                pos,
-                *score,
-                game.result,
-            )));
-        }
+        let write_error = |e| format!("writing {}: {e}", config.out.display());
+        game.write_to(&mut bytes).map_err(write_error)?;
         // A whole game per write: a kill loses only the games in play.
         output
             .lock()
             .expect("no thread panics holding it")
             .write_all(&bytes)
-            .map_err(|e| format!("writing {}: {e}", config.out.display()))?;
-        totals
-            .positions
-            .fetch_add(game.positions.len() as u64, Ordering::SeqCst);
+            .map_err(write_error)?;
+        // Counted as training will count them (the filters of `data`).
+        totals.positions.fetch_add(
+            data::training_positions(&game).count() as u64,
+            Ordering::SeqCst,
+        );
         totals.games.fetch_add(1, Ordering::SeqCst);
         let counter = match game.result {
             GameResult::WhiteWins => &totals.white_wins,
@@ -256,59 +264,58 @@ const DRAW_SCORE: i32 = 10;
 const DRAW_PLIES: u32 = 10;
 /// A game this long is a draw.
 const MAX_GAME_PLIES: usize = 600;
-/// An opening the first search scores beyond this is decided: dropped.
-const MAX_OPENING_SCORE: i32 = 1_000;
+/// An opening the first search scores beyond this is decided: dropped
+/// (here and by `genfens`).
+pub(crate) const MAX_OPENING_SCORE: i32 = 1_000;
 /// The hard node limit, as a multiple of the soft one: an iteration that
 /// explodes is cut off.
 const HARD_NODES_FACTOR: u64 = 8;
 
-/// One finished game: its quiet positions with the side to move's score.
-pub struct Game {
-    pub positions: Vec<(Chess, i16)>,
-    pub result: GameResult,
+/// How a game went.
+pub enum Played {
+    /// Finished: its plies from the end of the random opening, and its
+    /// result.
+    Game(Game),
+    /// The random opening was over before it began (no legal move, or the
+    /// first search beyond `MAX_OPENING_SCORE`): dropped.
+    DecidedOpening,
     /// Cut short by `stop`: not to be written.
-    pub aborted: bool,
+    Stopped,
 }
 
-/// Plays one game, or returns None if the random opening is decided.
+/// Plays one game.
 pub fn play_game(
     config: &Config,
     tt: &TranspositionTable,
     rng: &mut Rng,
     stop: &AtomicBool,
-) -> Option<Game> {
+) -> Played {
     let mut pos = Position::default();
     for _ in 0..config.random_plies {
         let moves = pos.board().legal_moves();
         if moves.is_empty() {
-            return None;
+            return Played::DecidedOpening;
         }
         pos.make(moves[rng.below(moves.len())]);
     }
     if pos.board().legal_moves().is_empty() {
-        return None;
+        return Played::DecidedOpening;
     }
     tt.clear();
     let mut memory = SearchMemory::default();
-    let mut positions = Vec::new();
+    // The result is set when the game ends.
+    let mut game = Game::new(pos.board().clone(), GameResult::Draw);
     // Keys since the last capture or pawn move, for three-fold repetition.
     let mut keys = vec![pos.key()];
     let (mut win_run, mut draw_run) = (0u32, 0u32);
     let mut last_leader = None;
     for ply in 0.. {
         if stop.load(Ordering::Relaxed) {
-            return Some(Game {
-                positions,
-                result: GameResult::Draw,
-                aborted: true,
-            });
+            return Played::Stopped;
         }
         if let Some(result) = result_by_rules(&pos, &keys) {
-            return Some(Game {
-                positions,
-                result,
-                aborted: false,
-            });
+            game.result = result;
+            return Played::Game(game);
         }
         if ply >= MAX_GAME_PLIES {
             break;
@@ -317,20 +324,17 @@ pub fn play_game(
         (pos, memory) = (searched, learned);
         let Some(best) = best else { break };
         if ply == 0 && score.abs() > MAX_OPENING_SCORE {
-            return None;
+            return Played::DecidedOpening;
         }
         let us = pos.turn();
         if score.abs() >= MATE_BOUND {
             let winner = if score > 0 { us } else { !us };
-            return Some(Game {
-                positions,
-                result: GameResult::winner(winner),
-                aborted: false,
-            });
+            game.result = GameResult::winner(winner);
+            return Played::Game(game);
         }
-        if !pos.in_check() && !best.is_capture() && !best.is_promotion() {
-            positions.push((pos.board().clone(), score as i16));
-        }
+        // Every ply, noisy or in check too: the game must replay; training
+        // chooses its positions when it loads them.
+        game.plies.push((best, score as i16));
         // Adjudication, on scores from White's side.
         let white_score = if us == Color::White { score } else { -score };
         let leader = (white_score.abs() >= WIN_SCORE).then_some(white_score > 0);
@@ -346,11 +350,8 @@ pub fn play_game(
             } else {
                 Color::Black
             };
-            return Some(Game {
-                positions,
-                result: GameResult::winner(winner),
-                aborted: false,
-            });
+            game.result = GameResult::winner(winner);
+            return Played::Game(game);
         }
         draw_run = if ply + config.random_plies >= DRAW_FROM_PLY && score.abs() <= DRAW_SCORE {
             draw_run + 1
@@ -366,17 +367,14 @@ pub fn play_game(
         }
         keys.push(pos.key());
     }
-    Some(Game {
-        positions,
-        result: GameResult::Draw,
-        aborted: false,
-    })
+    game.result = GameResult::Draw;
+    Played::Game(game)
 }
 
 /// One move's search on a fresh `Control`, sharing the thread's table and
 /// memory with the game's earlier moves. Returns the position (unchanged),
 /// the best move, its score for the side to move and the memory.
-fn search(
+pub(crate) fn search(
     pos: Position,
     tt: &TranspositionTable,
     config: &Config,
@@ -457,31 +455,34 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         let mut rng = Rng::new(seed, 0);
         let stop = AtomicBool::new(false);
-        std::iter::from_fn(|| Some(play_game(&small_config(), &tt, &mut rng, &stop)))
-            .flatten()
-            .take(count)
-            .collect()
+        std::iter::from_fn(|| match play_game(&small_config(), &tt, &mut rng, &stop) {
+            Played::Game(game) => Some(Some(game)),
+            Played::DecidedOpening => Some(None),
+            Played::Stopped => None,
+        })
+        .flatten()
+        .take(count)
+        .collect()
     }
 
     #[test]
     fn games_repeat_from_their_seed() {
         let (a, b) = (games(7, 2), games(7, 2));
-        for (x, y) in a.iter().zip(&b) {
-            assert_eq!(x.positions, y.positions);
-            assert_eq!(x.result, y.result);
-        }
-        assert_ne!(games(8, 1)[0].positions, a[0].positions);
+        assert_eq!(a, b);
+        assert_ne!(games(8, 1)[0], a[0]);
     }
 
     #[test]
     fn records_decode_to_legal_positions_scored_for_the_side_to_move() {
         let mut strong = 0;
         for game in games(11, 3) {
-            assert!(!game.positions.is_empty() && !game.aborted);
-            for (pos, score) in &game.positions {
+            let positions: Vec<_> = data::training_positions(&game).collect();
+            assert!(!positions.is_empty());
+            assert!(positions.len() < game.plies.len(), "some plies are noisy");
+            for (pos, score) in &positions {
                 assert!(!pos.is_check(), "positions in check are skipped");
                 assert!(i32::from(score.abs()) < MATE_BOUND, "no mate scores");
-                let record = trainingdata::encode(pos, *score, game.result);
+                let record = crate::learn::trainingdata::encode(pos, *score, game.result);
                 assert_eq!(record.score, *score);
                 let expected_result = match (game.result, pos.turn()) {
                     (GameResult::Draw, _) => 1,
@@ -492,7 +493,7 @@ mod tests {
                 assert_eq!(record.result, expected_result);
                 // The decoded board, White (= the side to move) to move, is
                 // a legal position ...
-                let board = trainingdata::decode_board(&record);
+                let board = crate::learn::trainingdata::decode_board(&record);
                 let fen = format!("{board} w - - 0 1");
                 let decoded = Position::from_fen(&fen, CastlingMode::Standard)
                     .unwrap_or_else(|e| panic!("{e}"));
@@ -525,7 +526,7 @@ mod tests {
         other.output_bias += 1;
         let path = std::env::temp_dir().join(format!("lasker-datagen-{}.nnue", std::process::id()));
         std::fs::write(&path, other.to_bytes()).unwrap();
-        let args = |net: &str| ["--out", "x.bin", "--net", net].map(String::from);
+        let args = |net: &str| ["--out", "x.vf", "--net", net].map(String::from);
         let loaded = Config::from_args(&args(path.to_str().unwrap())).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert_eq!(*loaded.net, other);
@@ -537,18 +538,21 @@ mod tests {
     #[test]
     fn flags_are_checked() {
         let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
-        let c = Config::from_args(&args("--out x.bin --threads 3 --nodes 900 --games 5")).unwrap();
+        let c = Config::from_args(&args("--out x.vf --threads 3 --nodes 900 --games 5")).unwrap();
         assert_eq!(
             (c.threads, c.nodes, c.games, c.positions),
             (3, 900, Some(5), None)
         );
         for bad in [
             "--threads 2",
-            "--out x --threads 0",
-            "--out x --nodes many",
-            "--out x --games",
-            "--out x --colour blue",
-            "--out x --net /no/such/net.nnue",
+            "--out x.vf --threads 0",
+            "--out x.vf --nodes many",
+            "--out x.vf --games",
+            "--out x.vf --colour blue",
+            "--out x.vf --net /no/such/net.nnue",
+            // Games only: records would need `convert`.
+            "--out x.bin",
+            "--out x",
         ] {
             assert!(Config::from_args(&args(bad)).is_err(), "{bad}");
         }
@@ -558,7 +562,7 @@ mod tests {
     fn a_run_writes_whole_games_and_stops() {
         let dir = std::env::temp_dir().join(format!("lasker-datagen-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let out = dir.join("run.bin");
+        let out = dir.join("run.vf");
         let config = Config {
             out: out.clone(),
             threads: 2,
@@ -566,13 +570,16 @@ mod tests {
             ..small_config()
         };
         let totals = run(&config).unwrap();
-        let file = trainingdata::read_file(&out).unwrap();
-        assert_eq!(file.trailing_bytes, 0);
+        let (games, summary) = data::read_games(&out).unwrap();
+        assert_eq!(summary.damage, None);
         assert!(totals.games.load(Ordering::SeqCst) >= 2);
+        assert_eq!(games.len() as u64, totals.games.load(Ordering::SeqCst));
+        let loaded = data::load(&out).unwrap();
         assert_eq!(
-            file.records.len() as u64,
+            loaded.records.len() as u64,
             totals.positions.load(Ordering::SeqCst)
         );
+
         // A folder that can't be written is an error, not a panic.
         let bad = Config {
             out: dir.join("no/such/folder/x.bin"),
