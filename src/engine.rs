@@ -13,13 +13,18 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
 use log::debug;
+use shakmaty::Position as _;
 
 use crate::nnue::Network;
 use crate::position::Position;
-use crate::search::{Control, SearchMemory, SearchResult, SearchSetup, Searcher, Techniques};
+use crate::score::format_score;
+use crate::search::{
+    Control, SearchMemory, SearchResult, SearchSetup, Searcher, Techniques, best_thread,
+};
 use crate::tablebase::Syzygy;
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::TranspositionTable;
+use crate::wdl;
 
 /// Stack of each search thread. The search keeps its per-ply data on the
 /// heap, so this is a generous margin for recursion to `MAX_PLY`, not a need.
@@ -241,22 +246,40 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
                     .stack_size(SEARCH_STACK_BYTES)
                     .spawn_scoped(scope, move || {
                         let mut searcher = Searcher::with_memory(pos, setup, id, memory);
-                        searcher.iterate();
-                        searcher.into_memory()
+                        let result = searcher.iterate();
+                        (result, searcher.into_memory())
                     })
                     .expect("spawning a helper thread")
             })
             .collect();
         let mut searcher = Searcher::with_memory(position.clone(), &setup, 0, main_memory);
-        let result = searcher.iterate();
+        let mut results = vec![searcher.iterate()];
         memories.push(searcher.into_memory());
         flags.control.stop.store(true, Ordering::SeqCst);
         for h in helpers {
-            // A helper that panicked lost its memory; it starts afresh.
-            memories.push(h.join().unwrap_or_default());
+            match h.join() {
+                Ok((result, memory)) => {
+                    results.push(result);
+                    memories.push(memory);
+                }
+                // A helper that panicked lost its memory; it starts afresh.
+                Err(_) => memories.push(SearchMemory::default()),
+            }
+        }
+        // MultiPV lines are the main thread's: it alone ranked them.
+        let chosen = if multipv > 1 {
+            0
+        } else {
+            best_thread(&results)
+        };
+        let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+        let mut result = results.swap_remove(chosen);
+        if chosen != 0 {
+            report_helper_result(&position, &result, nodes, start, show_wdl);
+            result.ponder = result.pv.get(1).copied();
         }
         debug!(
-            "search done: depth {} nodes {} {:?}",
+            "search done: thread {chosen} depth {} nodes {} {:?}",
             result.depth, result.nodes, result.stats
         );
         result
@@ -270,6 +293,33 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         thread::sleep(Duration::from_millis(1));
     }
     Outcome { position, result }
+}
+
+/// The Lazy SMP vote chose a helper's move over the main thread's: the
+/// last `info` line before `bestmove` is that helper's, so that a GUI shows
+/// the line and score of the move played.
+fn report_helper_result(
+    position: &Position,
+    result: &SearchResult,
+    nodes: u64,
+    start: Instant,
+    show_wdl: bool,
+) {
+    let ms = start.elapsed().as_millis() as u64;
+    let pv: Vec<String> = result.pv.iter().map(|m| position.uci(*m)).collect();
+    let wdl = if show_wdl {
+        let material = wdl::material(position.board().board());
+        wdl::uci_text(wdl::MODEL.per_mille(result.score, material))
+    } else {
+        String::new()
+    };
+    println!(
+        "info depth {} score {}{wdl} nodes {nodes} nps {} time {ms} pv {}",
+        result.depth,
+        format_score(result.score),
+        nodes * 1000 / ms.max(1),
+        pv.join(" ")
+    );
 }
 
 #[cfg(test)]

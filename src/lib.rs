@@ -1,7 +1,8 @@
 //! Lasker, a UCI chess engine.
 //!
 //! Dependencies run one way: `uci` → `engine` → `search` → `movepick`
-//! (with `movegen` and `see`), `evaluator` → `eval_cache` and `nnue`, `tt`, `timeman`,
+//! (with `movegen`, `see` and `history`, the move histories), `evaluator`
+//! → `eval_cache` and `nnue`, `tt`, `timeman`,
 //! `tablebase` (Syzygy probes, which knows nothing of scores), `score` (the
 //! score scale both `search` and `tt` speak), `wdl` (the win/draw/loss
 //! chances of a score, for `UCI_ShowWDL`), and
@@ -16,6 +17,7 @@ pub mod engine;
 pub mod epd;
 pub mod eval_cache;
 pub mod evaluator;
+pub mod history;
 pub mod learn;
 pub mod movegen;
 pub mod movepick;

@@ -12,8 +12,9 @@
 //! pass (all but checks).
 
 use arrayvec::ArrayVec;
-use shakmaty::{Color, Move, Position as _, Role};
+use shakmaty::{Move, Position as _, Role};
 
+use crate::history::{HISTORY_MAX, History, QuietContext};
 use crate::movegen::tactical_moves;
 use crate::position::Position;
 use crate::see::see_ge;
@@ -22,9 +23,6 @@ const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER: i32 = 1_000_000;
 const BAD_CAPTURE: i32 = -2_000_000;
 const UNDERPROMOTION: i32 = -1_000_000;
-
-/// History scores stay within +-HISTORY_MAX (gravity keeps them there).
-pub const HISTORY_MAX: i32 = 16_384;
 
 /// What a piece is worth when ordering captures: the middlegame material
 /// of the Texel-tuned hand-crafted evaluation the net replaced. Kept as
@@ -51,67 +49,6 @@ pub fn mvv_lva(m: Move) -> i32 {
 /// A quiet move: neither a capture nor a promotion.
 pub fn is_quiet(m: Move) -> bool {
     !m.is_capture() && m.promotion().is_none()
-}
-
-/// Move histories: how often a move caused a cutoff, with more weight for
-/// deeper ones. Quiet moves by side, from and to (butterfly history);
-/// captures by moving piece, target and captured piece, which orders
-/// captures of the same victim (and sometimes of near ones) by experience.
-pub struct History {
-    table: Box<[[[i32; 64]; 64]; 2]>,
-    captures: Box<[[[i32; 6]; 64]; 12]>,
-}
-
-impl Default for History {
-    fn default() -> Self {
-        History {
-            table: Box::new([[[0; 64]; 64]; 2]),
-            captures: Box::new([[[0; 6]; 64]; 12]),
-        }
-    }
-}
-
-/// Gravity: the entry moves toward +-HISTORY_MAX by `bonus`, more slowly the
-/// closer it already is, so old lessons fade.
-fn apply_bonus(entry: &mut i32, bonus: i32) {
-    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
-}
-
-fn capture_slot(side: Color, m: Move) -> (usize, usize, usize) {
-    let piece = side as usize * 6 + (m.role() as usize - 1);
-    let victim = m.capture().map_or(0, |r| r as usize - 1);
-    (piece, m.to().to_usize(), victim)
-}
-
-fn squares(m: Move) -> (usize, usize) {
-    match m {
-        Move::Castle { king, rook } => (king.to_usize(), rook.to_usize()),
-        _ => (m.from().map_or(0, |s| s.to_usize()), m.to().to_usize()),
-    }
-}
-
-impl History {
-    pub fn get(&self, side: Color, m: Move) -> i32 {
-        let (from, to) = squares(m);
-        self.table[side as usize][from][to]
-    }
-
-    pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
-        let (from, to) = squares(m);
-        apply_bonus(&mut self.table[side as usize][from][to], bonus);
-    }
-
-    /// The capture history of `m`, a capture by `side`.
-    pub fn capture(&self, side: Color, m: Move) -> i32 {
-        let (piece, to, victim) = capture_slot(side, m);
-        self.captures[piece][to][victim]
-    }
-
-    pub fn update_capture(&mut self, side: Color, m: Move, bonus: i32) {
-        let (piece, to, victim) = capture_slot(side, m);
-        apply_bonus(&mut self.captures[piece][to][victim], bonus);
-    }
 }
 
 /// The quiet moves that refuted earlier moves, for ordering.
@@ -168,7 +105,14 @@ impl MovePicker {
         self.captures_only && self.skip_losing_captures && !pos.in_check()
     }
 
-    pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
+    /// The next move to search; `quiets` holds the node's continuation
+    /// rows for scoring quiet moves.
+    pub fn next(
+        &mut self,
+        pos: &Position,
+        history: &History,
+        quiets: QuietContext,
+    ) -> Option<Move> {
         if self.stage == Stage::HashMove {
             self.stage = Stage::Generate;
             if let Some(m) = self.hash_move {
@@ -183,7 +127,7 @@ impl MovePicker {
         }
         if self.stage == Stage::Generate {
             self.stage = Stage::Rest;
-            self.generate(pos, history);
+            self.generate(pos, history, quiets);
         }
         // Selection: most nodes cut off after a move or two, so sorting
         // the whole list would mostly be wasted.
@@ -217,7 +161,7 @@ impl MovePicker {
         self.moves.truncate(kept);
     }
 
-    fn generate(&mut self, pos: &Position, history: &History) {
+    fn generate(&mut self, pos: &Position, history: &History, quiets: QuietContext) {
         let board = pos.board();
         let side = board.turn();
         let in_check = pos.in_check();
@@ -253,7 +197,7 @@ impl MovePicker {
             } else if Some(m) == self.hints.counter {
                 KILLER
             } else {
-                history.get(side, m)
+                history.get(side, m) + quiets.continuation(side, m)
             };
             if self.captures_only && !in_check && score == UNDERPROMOTION {
                 continue;
@@ -275,13 +219,14 @@ fn capture_order(m: Move, capture_history: i32) -> i32 {
 /// Quiet moves (killers, counter-move, history) score in this band; captures
 /// and promotions outside it.
 fn is_quiet_score(score: i32) -> bool {
-    (-HISTORY_MAX..=KILLER + 2).contains(&score)
+    // Butterfly history plus two continuation rows, each within ±HISTORY_MAX.
+    (-3 * HISTORY_MAX..=KILLER + 2).contains(&score)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
+    use shakmaty::{CastlingMode, Color};
 
     fn order(fen: &str, hash: Option<&str>, hints: QuietHints, history: &History) -> Vec<String> {
         let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
@@ -291,7 +236,7 @@ mod tests {
         });
         let mut picker = MovePicker::new(hash, hints);
         let mut out = Vec::new();
-        while let Some(m) = picker.next(&pos, history) {
+        while let Some(m) = picker.next(&pos, history, QuietContext::default()) {
             out.push(pos.uci(m));
         }
         out
@@ -336,27 +281,12 @@ mod tests {
         let captures = |skip_losing| {
             let mut q = MovePicker::captures(None, skip_losing);
             let mut caps = Vec::new();
-            while let Some(m) = q.next(&pos, &History::default()) {
+            while let Some(m) = q.next(&pos, &History::default(), QuietContext::default()) {
                 caps.push(pos.uci(m));
             }
             caps
         };
         assert_eq!(captures(false), vec!["d1d6"]);
         assert!(captures(true).is_empty(), "the losing capture is skipped");
-    }
-
-    #[test]
-    fn history_gravity_is_bounded() {
-        let mut h = History::default();
-        let m = probe_move(&Position::default(), "e2e4");
-        for _ in 0..1000 {
-            h.update(Color::White, m, 4000);
-        }
-        assert!(h.get(Color::White, m) <= HISTORY_MAX);
-        assert!(h.get(Color::White, m) > HISTORY_MAX / 2);
-        for _ in 0..1000 {
-            h.update(Color::White, m, -4000);
-        }
-        assert!(h.get(Color::White, m) >= -HISTORY_MAX);
     }
 }

@@ -7,6 +7,9 @@
 //!   passant counted only when a legal en-passant capture exists) is updated
 //!   incrementally on every move from the public key tables; tests check it
 //!   against the from-scratch key.
+//! * Two more keys kept the same way, for the correction histories of the
+//!   search: the pawn key (the pawns alone) and each side's non-pawn key
+//!   (its pieces and king); tests check them against a full computation.
 //! * The repetition counter table: one small counter per low bits of the key,
 //!   incremented when a position is pushed and decremented when it is popped.
 //!   A counter of 1 proves the current position occurs nowhere else on the
@@ -80,11 +83,80 @@ pub fn full_key(pos: &Chess) -> u64 {
     z.0
 }
 
+/// The pawn key and each side's non-pawn key of `pos`, computed from
+/// scratch: the Zobrist keys of the pawns, and of each side's other pieces
+/// and king.
+pub fn full_structure_keys(pos: &Chess) -> StructureKeys {
+    let board = pos.board();
+    let mut keys = StructureKeys::default();
+    for (square, piece) in board.clone() {
+        keys.toggle(square, piece);
+    }
+    keys
+}
+
+/// The keys of the pawn structure and of each side's pieces: positions that
+/// share one tend to share the evaluation's errors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StructureKeys {
+    pub pawns: u64,
+    pub non_pawns: [u64; 2],
+}
+
+impl StructureKeys {
+    /// A piece arrives on or leaves `square`.
+    fn toggle(&mut self, square: Square, piece: Piece) {
+        let key = piece_key(square, piece);
+        if piece.role == Role::Pawn {
+            self.pawns ^= key;
+        } else {
+            self.non_pawns[piece.color as usize] ^= key;
+        }
+    }
+
+    /// The keys after `m`, played by `us`.
+    fn after(mut self, us: Color, m: Move) -> StructureKeys {
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                self.toggle(from, role.of(us));
+                self.toggle(to, promotion.unwrap_or(role).of(us));
+                if let Some(captured) = capture {
+                    self.toggle(to, captured.of(!us));
+                }
+            }
+            Move::EnPassant { from, to } => {
+                self.toggle(from, Role::Pawn.of(us));
+                self.toggle(to, Role::Pawn.of(us));
+                self.toggle(
+                    Square::from_coords(to.file(), from.rank()),
+                    Role::Pawn.of(!us),
+                );
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(king < rook);
+                self.toggle(king, Role::King.of(us));
+                self.toggle(rook, Role::Rook.of(us));
+                self.toggle(side.king_to(us), Role::King.of(us));
+                self.toggle(side.rook_to(us), Role::Rook.of(us));
+            }
+            Move::Put { .. } => unreachable!("no drops in standard chess"),
+        }
+        self
+    }
+}
+
 /// One position on the stack.
 #[derive(Clone)]
 struct State {
     board: Chess,
     key: u64,
+    structure: StructureKeys,
     ep_file: Option<File>,
     /// Plies since the last move that makes earlier positions unreachable
     /// (capture, pawn move, castling-right change) or a null move.
@@ -188,6 +260,7 @@ impl Position {
         repetitions.add(key);
         Position {
             stack: vec![State {
+                structure: full_structure_keys(&board),
                 reversible_plies: board.halfmoves(),
                 in_check: board.is_check(),
                 board,
@@ -239,6 +312,11 @@ impl Position {
 
     pub fn key(&self) -> u64 {
         self.top().key
+    }
+
+    /// The pawn key and the non-pawn keys (see `StructureKeys`).
+    pub fn structure_keys(&self) -> StructureKeys {
+        self.top().structure
     }
 
     pub fn turn(&self) -> Color {
@@ -433,8 +511,11 @@ impl Position {
             parent.reversible_plies + 1
         };
         let ep_file = ep_file(&board);
+        let structure = parent.structure.after(parent.board.turn(), m);
+        debug_assert_eq!(structure, full_structure_keys(&board));
         self.repetitions.add(key);
         self.stack.push(State {
+            structure,
             in_check: board.is_check(),
             board,
             key,
@@ -456,8 +537,10 @@ impl Position {
             .swap_turn()
             .expect("passing is legal when not in check");
         let key = parent.key ^ side_key() ^ ep_key(parent.ep_file);
+        let structure = parent.structure;
         self.repetitions.add(key);
         self.stack.push(State {
+            structure,
             // We weren't in check, so neither is the other side now (it
             // would have been our move with their king in check).
             in_check: false,
@@ -644,6 +727,12 @@ mod tests {
                     "after {m:?} in {}",
                     pos.fen()
                 );
+                assert_eq!(
+                    pos.structure_keys(),
+                    full_structure_keys(pos.board()),
+                    "structure keys after {m:?} in {}",
+                    pos.fen()
+                );
                 // Encoding round-trips for every legal move.
                 pos.unmake();
                 assert_eq!(pos.key(), before);
@@ -652,6 +741,7 @@ mod tests {
                 if !pos.in_check() && rng.next().is_multiple_of(8) {
                     pos.make_null();
                     assert_eq!(pos.key(), full_key(pos.board()), "null in {}", pos.fen());
+                    assert_eq!(pos.structure_keys(), full_structure_keys(pos.board()));
                     pos.unmake();
                 }
             }
@@ -660,6 +750,7 @@ mod tests {
                 pos.unmake();
             }
             assert_eq!(pos.key(), full_key(pos.board()));
+            assert_eq!(pos.structure_keys(), full_structure_keys(pos.board()));
             // Back at the base: exactly one count, for the base position.
             assert!(pos.repetition_counts_consistent());
             let total: u32 = pos

@@ -12,6 +12,7 @@
 //! - `pruning`: the pruning and reduction rules as small predicates, with
 //!   their parameters;
 //! - `quiescence`: captures until the position is quiet;
+//! - `smp`: which thread's result a Lazy SMP search plays;
 //! - `techniques`: the switches of ablation experiments.
 //!
 //! This file holds what they share: the setup of a search, the searcher's
@@ -21,6 +22,7 @@ mod negamax;
 mod pruning;
 mod quiescence;
 mod root;
+mod smp;
 mod techniques;
 
 use std::sync::Arc;
@@ -30,7 +32,9 @@ use std::time::{Duration, Instant};
 use shakmaty::Move;
 
 use crate::evaluator::Evaluator;
-use crate::movepick::History;
+use crate::history::{
+    ContinuationHistory, CorrectionHistory, CorrectionKeys, History, PieceTo, QuietContext,
+};
 use crate::nnue::Network;
 use crate::position::Position;
 use crate::tablebase::{Syzygy, Wdl};
@@ -41,7 +45,11 @@ use pruning::ReductionTable;
 pub use crate::score::{
     DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND, TB_WIN_CP, format_score,
 };
+pub use smp::best_thread;
 pub use techniques::{EtcLimits, Techniques};
+
+/// The static evaluation of a node in check: none (below every score).
+const NO_EVAL: i32 = -INFINITY;
 
 /// How many nodes pass between looks at the clock.
 const CLOCK_CHECK_INTERVAL: u64 = 1024;
@@ -143,7 +151,10 @@ pub struct SearchResult {
     pub best: Option<Move>,
     pub ponder: Option<Move>,
     pub score: i32,
+    /// The last completed iteration's depth.
     pub depth: u32,
+    /// The principal variation from the root (empty without a legal move).
+    pub pv: Vec<Move>,
     pub nodes: u64,
     pub stats: SearchStats,
 }
@@ -170,6 +181,9 @@ pub struct SearchStats {
 /// relearn its move ordering from nothing), and forgets them on `ucinewgame`.
 pub struct SearchMemory {
     history: History,
+    continuation: ContinuationHistory,
+    /// How wrong the static evaluation was, by structure and moves.
+    corrections: CorrectionHistory,
     /// The quiet reply that refuted a move, by the moved piece and target.
     counter_moves: Box<[[Option<Move>; 64]; 12]>,
     /// The evaluation, with its cache of positions this thread has seen
@@ -181,6 +195,8 @@ impl Default for SearchMemory {
     fn default() -> Self {
         SearchMemory {
             history: History::default(),
+            continuation: ContinuationHistory::default(),
+            corrections: CorrectionHistory::default(),
             counter_moves: Box::new([[None; 64]; 12]),
             evaluator: Evaluator::default(),
         }
@@ -206,6 +222,14 @@ pub struct Searcher<'a> {
     pv_table: Vec<[Option<Move>; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// The move played at each ply of the current path (`None` for a null
+    /// move), as the continuation history knows it.
+    moved: [Option<PieceTo>; MAX_PLY + 1],
+    /// The static evaluation at each ply of the current path (`NO_EVAL` in
+    /// check), to tell whether the position is improving.
+    static_evals: [i32; MAX_PLY + 1],
+    /// Double extensions on the path to each ply.
+    double_extensions: [u8; MAX_PLY + 1],
     memory: SearchMemory,
     reductions: ReductionTable,
     /// Null moves are off for the rest of a verification search.
@@ -264,6 +288,9 @@ impl<'a> Searcher<'a> {
             pv_table: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             killers: [[None; 2]; MAX_PLY + 1],
+            moved: [None; MAX_PLY + 1],
+            static_evals: [NO_EVAL; MAX_PLY + 1],
+            double_extensions: [0; MAX_PLY + 1],
             memory,
             reductions: ReductionTable::new(),
             null_move_disabled: false,
@@ -389,9 +416,66 @@ impl<'a> Searcher<'a> {
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// Plays `m`, starting the load of the child's table bucket as soon as
+    /// The continuation rows of the node at `ply`: after the moves one and
+    /// two plies back.
+    fn quiet_context(&self, ply: usize) -> QuietContext<'_> {
+        let row = |back: usize| {
+            let earlier = self.moved[ply.checked_sub(back)?]?;
+            Some(self.memory.continuation.row(earlier))
+        };
+        QuietContext {
+            rows: [row(1), row(2)],
+        }
+    }
+
+    /// The keys of the node at `ply` in the correction histories.
+    fn correction_keys(&self, ply: usize) -> CorrectionKeys {
+        let structure = self.pos.structure_keys();
+        let back = |n: usize| self.moved[ply.checked_sub(n)?];
+        CorrectionKeys {
+            side: self.pos.turn(),
+            pawns: structure.pawns,
+            non_pawns: structure.non_pawns,
+            moves: back(2).zip(back(1)),
+        }
+    }
+
+    /// The static evaluation of the node at `ply` (not in check), corrected
+    /// by what the correction histories learned, inside the range of
+    /// ordinary scores. Returns (raw, corrected).
+    fn corrected_eval(&mut self, ply: usize) -> (i32, i32) {
+        let raw = self.memory.evaluator.evaluate(&self.pos);
+        if !self.setup.techniques.correction_history {
+            return (raw, raw);
+        }
+        let correction = self
+            .memory
+            .corrections
+            .correction(&self.correction_keys(ply));
+        let limit = TB_WIN_BOUND - 1;
+        (raw, (raw + correction).clamp(-limit, limit))
+    }
+
+    /// Is the side to move at `ply` doing better than at its last move
+    /// (the static evaluation above the one two plies back, or four where
+    /// that one was in check)? Margins tighten where it isn't.
+    fn improving(&self, ply: usize) -> bool {
+        let now = self.static_evals[ply];
+        if now == NO_EVAL {
+            return false;
+        }
+        let earlier = [2, 4]
+            .into_iter()
+            .filter_map(|back| ply.checked_sub(back))
+            .map(|p| self.static_evals[p])
+            .find(|&e| e != NO_EVAL);
+        earlier.is_none_or(|e| now > e)
+    }
+
+    /// Plays `m` at `ply`, starting the load of the child's table bucket as soon as
     /// its key is known.
-    fn make_move(&mut self, m: Move) {
+    fn make_move(&mut self, m: Move, ply: usize) {
+        self.moved[ply] = Some(PieceTo::of(self.pos.turn(), m));
         let tt = self.setup.tt;
         self.pos.make_announcing(m, |key| tt.prefetch(key));
     }

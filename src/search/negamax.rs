@@ -6,37 +6,35 @@
 use std::sync::atomic::Ordering;
 
 use arrayvec::ArrayVec;
-use shakmaty::{Move, Piece, Position as _};
+use shakmaty::{Move, Position as _};
 
 use super::pruning::{
-    internal_iterative_reduction_applies, late_move_prunes, late_move_reductions_apply,
-    null_move_needs_verification, null_move_reduction, null_move_worth_trying, quiets_futile,
-    reverse_futility_prunes, see_pruning_threshold, singular_beta, singular_search_depth,
-    singular_test_applies,
+    MAX_DOUBLE_EXTENSIONS, double_extension_applies, history_prunes,
+    internal_iterative_reduction_applies, late_move_prunes, late_move_reduction_by_history,
+    late_move_reductions_apply, null_move_needs_verification, null_move_reduction,
+    null_move_worth_trying, quiets_futile, reverse_futility_prunes, see_pruning_threshold,
+    singular_beta, singular_search_depth, singular_test_applies,
 };
-use super::{Searcher, tb_score};
+use super::{NO_EVAL, Searcher, tb_score};
+use crate::history::{PieceTo, piece_index, stat_bonus};
 use crate::movepick::{MovePicker, QuietHints, is_quiet};
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND};
 use crate::see::see_ge;
 use crate::tablebase::{Syzygy, Wdl};
 use crate::tt::{Bound, score_from_tt};
 
-/// A cutoff's weight in the histories: deeper ones teach more.
-fn history_bonus(depth: i32) -> i32 {
-    (depth * depth).min(1200) * 8
-}
-
-fn piece_index(piece: Piece) -> usize {
-    piece.role as usize - 1 + 6 * piece.color as usize
-}
-
 impl Searcher<'_> {
+    /// The score of the node at `ply` searched to `depth` within (alpha,
+    /// beta). `cut_node`: a null-window node expected to fail high (the
+    /// first child of an expected fail-low node, a reduced late move);
+    /// its late moves are reduced more.
     pub(super) fn negamax(
         &mut self,
         mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
+        cut_node: bool,
     ) -> i32 {
         let techniques = self.setup.techniques;
         self.pv_len[ply] = 0;
@@ -104,11 +102,15 @@ impl Searcher<'_> {
             }
         }
 
-        let static_eval = if in_check {
-            -INFINITY
+        // The net's evaluation and the same corrected by the correction
+        // histories: pruning works from the corrected one.
+        let (raw_eval, static_eval) = if in_check {
+            (NO_EVAL, NO_EVAL)
         } else {
-            self.memory.evaluator.evaluate(&self.pos)
+            self.corrected_eval(ply)
         };
+        self.static_evals[ply] = static_eval;
+        let improving = self.improving(ply);
         // The table's score, where its bound allows, is a better estimate.
         let eval = match tt_entry {
             Some(e)
@@ -126,7 +128,8 @@ impl Searcher<'_> {
         // A singular-extension search only asks how the other moves fare:
         // it skips everything before the move loop.
         if !pv_node && !in_check && excluded.is_none() {
-            if techniques.reverse_futility && reverse_futility_prunes(depth, eval, beta) {
+            if techniques.reverse_futility && reverse_futility_prunes(depth, eval, beta, improving)
+            {
                 return eval;
             }
             // Null move: if passing still keeps us above beta, a real move
@@ -137,7 +140,7 @@ impl Searcher<'_> {
                 && !self.null_move_disabled
                 && self.pos.last_move().is_some()
                 && self.pos.has_non_pawn_material(self.pos.turn())
-                && let Some(score) = self.null_move_cutoff(depth, eval, beta, ply)
+                && let Some(score) = self.null_move_cutoff(depth, eval, beta, ply, cut_node)
             {
                 return score;
             }
@@ -180,6 +183,7 @@ impl Searcher<'_> {
                 singular_beta - 1,
                 singular_beta,
                 ply,
+                cut_node,
             );
             self.excluded[ply] = None;
             if self.stopped {
@@ -187,11 +191,22 @@ impl Searcher<'_> {
             }
             if score < singular_beta {
                 self.stats.singular_extensions += 1;
-                tt_move_extension = 1;
+                // Singular by a wide margin: two plies deeper, a bounded
+                // number of times on one path.
+                let wide = techniques.double_extensions
+                    && !pv_node
+                    && double_extension_applies(score, singular_beta)
+                    && self.double_extensions[ply] < MAX_DOUBLE_EXTENSIONS;
+                tt_move_extension = if wide { 2 } else { 1 };
             } else if singular_beta >= beta {
                 // Multi-cut: even without the table's move, another move
                 // reaches beta; two refutations make this node a cutoff.
                 return singular_beta;
+            } else if techniques.negative_extensions && (e.score >= beta || cut_node) {
+                // Another move nearly matches the table's, which is then
+                // not worth its full depth: it already beats beta, or the
+                // node is expected to fail high anyway.
+                tt_move_extension = -1;
             }
         }
 
@@ -210,19 +225,37 @@ impl Searcher<'_> {
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         self.killers[ply + 1] = [None; 2];
 
-        while let Some(m) = picker.next(&self.pos, &self.memory.history) {
+        while let Some(m) = picker.next(&self.pos, &self.memory.history, self.quiet_context(ply)) {
             if Some(m) == excluded {
                 continue;
             }
             let quiet = is_quiet(m);
+            let side = self.pos.turn();
+            // Butterfly and continuation history: how this quiet move fared
+            // here before.
+            let quiet_history = if quiet {
+                self.memory.history.get(side, m) + self.quiet_context(ply).continuation(side, m)
+            } else {
+                0
+            };
+            let refutation = hints.killers.contains(&Some(m)) || hints.counter == Some(m);
             if ply > 0 && best > -MATE_BOUND && !in_check {
                 // Late move pruning and futility pruning of quiets: once one
                 // quiet move is given up on, all later ones are, except
                 // checks (a quiet check may mate).
-                let late = techniques.late_move_pruning && late_move_prunes(depth, moves_searched);
+                let late = techniques.late_move_pruning
+                    && late_move_prunes(depth, moves_searched, improving);
                 let futile = techniques.futility && quiets_futile(depth, eval, alpha);
                 if !pv_node && quiet && (late || futile) && !self.pos.gives_check(m) {
                     picker.skip_quiets(&self.pos);
+                    continue;
+                }
+                if techniques.history_pruning
+                    && !pv_node
+                    && quiet
+                    && !refutation
+                    && history_prunes(depth, quiet_history)
+                {
                     continue;
                 }
                 if techniques.see_pruning
@@ -234,7 +267,7 @@ impl Searcher<'_> {
                 }
             }
 
-            self.make_move(m);
+            self.make_move(m, ply);
             let gives_check = self.pos.in_check();
             let extension = if Some(m) == tt_move {
                 tt_move_extension
@@ -242,8 +275,12 @@ impl Searcher<'_> {
                 0
             };
             let new_depth = depth - 1 + extension;
+            self.double_extensions[ply + 1] =
+                self.double_extensions[ply] + u8::from(extension >= 2);
             let score = if moves_searched == 0 {
-                -self.negamax(new_depth, -beta, -alpha, ply + 1)
+                // The first child of a PV node is a PV node; otherwise
+                // children of cut-nodes are expected all-nodes and back.
+                -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node)
             } else {
                 // Late move reductions for quiet moves searched late.
                 let mut r = 0;
@@ -257,18 +294,27 @@ impl Searcher<'_> {
                     if pv_node {
                         r -= 1;
                     }
-                    if hints.killers.contains(&Some(m)) || hints.counter == Some(m) {
+                    if refutation {
                         r -= 1;
                     }
-                    r -= self.memory.history.get(!self.pos.turn(), m) / 6000;
+                    if !improving {
+                        r += 1;
+                    }
+                    if cut_node && techniques.cut_node_reductions {
+                        r += 2;
+                    }
+                    r -= late_move_reduction_by_history(quiet_history);
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1);
+                // A reduced search expects the move to fail low, i.e. the
+                // child to fail high: a cut-node.
+                let child_cut = r > 0 || !cut_node;
+                let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, child_cut);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1);
+                    s = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(new_depth, -beta, -alpha, ply + 1);
+                    s = -self.negamax(new_depth, -beta, -alpha, ply + 1, false);
                 }
                 s
             };
@@ -319,6 +365,23 @@ impl Searcher<'_> {
             std::cmp::Ordering::Equal => Bound::of_result(best, original_alpha, beta),
         };
         self.store_tt(ply, best_move, clamped, depth, bound);
+        // What the search found against the static evaluation, where the
+        // bound says which way it erred: a lesson for the correction
+        // histories. Not from a capture's score (the exchange, not the
+        // position, decides it), nor from proven results.
+        if self.setup.techniques.correction_history
+            && !in_check
+            && excluded.is_none()
+            && best_move.is_none_or(is_quiet)
+            && clamped.abs() < TB_WIN_BOUND
+            && !(bound == Bound::Lower && clamped <= static_eval)
+            && !(bound == Bound::Upper && clamped >= static_eval)
+        {
+            let keys = self.correction_keys(ply);
+            self.memory
+                .corrections
+                .update(&keys, depth, clamped - raw_eval);
+        }
         clamped
     }
 
@@ -352,11 +415,20 @@ impl Searcher<'_> {
 
     /// Null-move pruning: pass, and search the reply with a reduced depth;
     /// if we are still at or above beta, return a cutoff score.
-    fn null_move_cutoff(&mut self, depth: i32, eval: i32, beta: i32, ply: usize) -> Option<i32> {
+    fn null_move_cutoff(
+        &mut self,
+        depth: i32,
+        eval: i32,
+        beta: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
         let r = null_move_reduction(depth, eval, beta);
+        self.moved[ply] = None;
+        self.double_extensions[ply + 1] = self.double_extensions[ply];
         self.pos.make_null();
         self.setup.tt.prefetch(self.pos.key());
-        let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1);
+        let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
         self.pos.unmake();
         if self.stopped || score < beta {
             return None;
@@ -369,7 +441,7 @@ impl Searcher<'_> {
         }
         // Verify with a real reduced search without null moves.
         self.null_move_disabled = true;
-        let verified = self.negamax(depth - 1 - r, beta - 1, beta, ply);
+        let verified = self.negamax(depth - 1 - r, beta - 1, beta, ply, cut_node);
         self.null_move_disabled = false;
         (verified >= beta).then_some(score)
     }
@@ -413,16 +485,30 @@ impl Searcher<'_> {
         Some((piece_index(piece), to.to_usize()))
     }
 
-    /// A quiet move caused a cutoff: remember it, and lower the history of
-    /// the quiet moves tried before it.
+    /// A quiet move caused a cutoff: remember it, and lower the histories
+    /// of the quiet moves tried before it.
     fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
         let techniques = self.setup.techniques;
         if techniques.history {
             let side = self.pos.turn();
-            let bonus = history_bonus(depth);
+            let bonus = stat_bonus(depth);
             self.memory.history.update(side, m, bonus);
             for &q in tried {
                 self.memory.history.update(side, q, -bonus);
+            }
+        }
+        if techniques.continuation_history {
+            let side = self.pos.turn();
+            let bonus = stat_bonus(depth);
+            for back in [1, 2] {
+                let Some(earlier) = ply.checked_sub(back).and_then(|p| self.moved[p]) else {
+                    continue;
+                };
+                let continuation = &mut self.memory.continuation;
+                continuation.update(earlier, PieceTo::of(side, m), bonus);
+                for &q in tried {
+                    continuation.update(earlier, PieceTo::of(side, q), -bonus);
+                }
             }
         }
         if techniques.killers && self.killers[ply][0] != Some(m) {
@@ -443,7 +529,7 @@ impl Searcher<'_> {
             return;
         }
         let side = self.pos.turn();
-        let bonus = history_bonus(depth);
+        let bonus = stat_bonus(depth);
         if m.is_capture() {
             self.memory.history.update_capture(side, m, bonus);
         }

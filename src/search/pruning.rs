@@ -33,17 +33,29 @@ const SE_MIN_DEPTH: i32 = 8;
 const SE_MARGIN_PER_PLY: i32 = 2;
 /// ... provided the table's result is at most this much shallower.
 const SE_TT_DEPTH_SLACK: i32 = 3;
+/// Double extensions: the table's move is singular by this margin.
+const DOUBLE_EXTENSION_MARGIN: i32 = 20;
+/// At most this many double extensions on one path.
+pub(super) const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 /// Late move reductions from this depth on.
 const LMR_MIN_DEPTH: i32 = 3;
+/// Late move reductions change by a ply per this much quiet history.
+const LMR_HISTORY_DIVISOR: i32 = 8192;
+/// History pruning of quiet moves: at most this deep, below this much
+/// history per ply.
+const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
+const HISTORY_PRUNE_MARGIN: i32 = 3000;
 
 /// Reverse futility: the evaluation is so far above beta that a shallow
 /// search won't bring it back. Not when beta is a loss (being mated, or a
 /// lost table position): then the question is whether a mate comes, which
 /// the evaluation can't answer (a net that scores KRvK at +283 hid a mate
 /// in 2 behind a mate in 3 to depth 8).
-pub(super) fn reverse_futility_prunes(depth: i32, eval: i32, beta: i32) -> bool {
+/// An improving position gets one ply less of margin: its evaluation is
+/// less likely to fall back.
+pub(super) fn reverse_futility_prunes(depth: i32, eval: i32, beta: i32, improving: bool) -> bool {
     depth <= RFP_MAX_DEPTH
-        && eval - RFP_MARGIN * depth >= beta
+        && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
         && eval < MATE_BOUND
         && beta > -TB_WIN_BOUND
 }
@@ -73,9 +85,23 @@ pub(super) fn internal_iterative_reduction_applies(depth: i32) -> bool {
 }
 
 /// Late move pruning: this many moves into a shallow node, the quiet moves
-/// left are given up on.
-pub(super) fn late_move_prunes(depth: i32, moves_searched: usize) -> bool {
-    depth <= LMP_MAX_DEPTH && moves_searched >= (3 + depth * depth) as usize
+/// left are given up on; half as many where the position isn't improving.
+pub(super) fn late_move_prunes(depth: i32, moves_searched: usize, improving: bool) -> bool {
+    let limit = (3 + depth * depth) / (2 - i32::from(improving));
+    depth <= LMP_MAX_DEPTH && moves_searched >= limit as usize
+}
+
+/// History pruning: at a shallow node, a quiet move whose histories (the
+/// butterfly and continuation tables together) are this bad per ply of
+/// depth is not searched.
+pub(super) fn history_prunes(depth: i32, quiet_history: i32) -> bool {
+    depth <= HISTORY_PRUNE_MAX_DEPTH && quiet_history < -HISTORY_PRUNE_MARGIN * depth
+}
+
+/// Late move reductions: a quiet move with a good history is reduced less,
+/// one with a bad history more, by a ply per this much history.
+pub(super) fn late_move_reduction_by_history(quiet_history: i32) -> i32 {
+    quiet_history / LMR_HISTORY_DIVISOR
 }
 
 /// Futility pruning: at a shallow node whose evaluation is far below alpha,
@@ -115,6 +141,12 @@ pub(super) fn singular_beta(tt_score: i32, depth: i32) -> i32 {
 /// The depth of the search without the table's move.
 pub(super) fn singular_search_depth(depth: i32) -> i32 {
     (depth - 1) / 2
+}
+
+/// Double extension: every other move stayed below the singular bound by a
+/// wide margin.
+pub(super) fn double_extension_applies(score: i32, singular_beta: i32) -> bool {
+    score < singular_beta - DOUBLE_EXTENSION_MARGIN
 }
 
 /// Late move reductions apply from this depth on.

@@ -3,6 +3,7 @@
 //! judges a position in the middle of an exchange.
 
 use super::Searcher;
+use crate::history::QuietContext;
 use crate::movepick::MovePicker;
 use crate::score::{DRAW, INFINITY, MATE, MAX_PLY};
 use crate::tt::Bound;
@@ -30,7 +31,7 @@ impl Searcher<'_> {
         let mut best = -INFINITY;
         let mut best_move = None;
         if !in_check {
-            let stand_pat = self.memory.evaluator.evaluate(&self.pos);
+            let (_, stand_pat) = self.corrected_eval(ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -41,9 +42,9 @@ impl Searcher<'_> {
         // the picker leaves them out. Evasions are all searched.
         let mut picker = MovePicker::captures(tt_move, self.setup.techniques.quiescence_see);
         let mut any_move = false;
-        while let Some(m) = picker.next(&self.pos, &self.memory.history) {
+        while let Some(m) = picker.next(&self.pos, &self.memory.history, QuietContext::default()) {
             any_move = true;
-            self.make_move(m);
+            self.make_move(m, ply);
             let score = -self.quiescence(-beta, -alpha, ply + 1);
             self.pos.unmake();
             if self.stopped {

@@ -64,6 +64,7 @@ impl Searcher<'_> {
                 ponder: None,
                 score,
                 depth: 0,
+                pv: Vec::new(),
                 nodes: 0,
                 stats: self.stats,
             };
@@ -79,6 +80,11 @@ impl Searcher<'_> {
         // don't all search the same tree in lockstep.
         let first_depth = 1 + (self.thread_id as u32 & 1).min(max_depth - 1);
 
+        self.static_evals[0] = if self.pos.in_check() {
+            super::NO_EVAL
+        } else {
+            self.memory.evaluator.evaluate(&self.pos)
+        };
         let mut previous_best = self.root_moves[0].mv;
         for depth in first_depth..=max_depth {
             self.root_depth = depth;
@@ -124,6 +130,7 @@ impl Searcher<'_> {
             ponder,
             score: self.shown_score(best.score),
             depth: self.completed_depth,
+            pv: best.pv,
             nodes: self.nodes,
             stats: self.stats,
         }
@@ -301,13 +308,14 @@ impl Searcher<'_> {
                 );
             }
             let nodes_before = self.nodes;
-            self.make_move(m);
+            self.make_move(m, 0);
+            self.double_extensions[1] = 0;
             let score = if i == self.pv_index {
-                -self.negamax(depth - 1, -beta, -alpha, 1)
+                -self.negamax(depth - 1, -beta, -alpha, 1, false)
             } else {
-                let s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
+                let s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, true);
                 if s > alpha && s < beta {
-                    -self.negamax(depth - 1, -beta, -alpha, 1)
+                    -self.negamax(depth - 1, -beta, -alpha, 1, false)
                 } else {
                     s
                 }

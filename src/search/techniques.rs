@@ -43,6 +43,12 @@ pub struct Techniques {
     pub killers: bool,
     pub counter_moves: bool,
     pub history: bool,
+    pub continuation_history: bool,
+    pub history_pruning: bool,
+    pub correction_history: bool,
+    pub double_extensions: bool,
+    pub negative_extensions: bool,
+    pub cut_node_reductions: bool,
     pub quiescence_see: bool,
 }
 
@@ -65,12 +71,18 @@ impl Techniques {
         killers: true,
         counter_moves: true,
         history: true,
+        continuation_history: true,
+        history_pruning: true,
+        correction_history: true,
+        double_extensions: true,
+        negative_extensions: true,
+        cut_node_reductions: true,
         quiescence_see: true,
     };
 
     /// Each technique's short name, as `Disable` takes it, with its switch:
     /// the one list both the names and the lookup come from.
-    const SWITCHES: [(&'static str, Switch); 15] = [
+    const SWITCHES: [(&'static str, Switch); 21] = [
         ("aspiration", |t| &mut t.aspiration),
         ("checkext", |t| &mut t.check_extension),
         ("nullmove", |t| &mut t.null_move),
@@ -85,6 +97,12 @@ impl Techniques {
         ("killers", |t| &mut t.killers),
         ("countermove", |t| &mut t.counter_moves),
         ("history", |t| &mut t.history),
+        ("conthist", |t| &mut t.continuation_history),
+        ("histprune", |t| &mut t.history_pruning),
+        ("corrhist", |t| &mut t.correction_history),
+        ("doubleext", |t| &mut t.double_extensions),
+        ("negext", |t| &mut t.negative_extensions),
+        ("cutnode", |t| &mut t.cut_node_reductions),
         ("qsee", |t| &mut t.quiescence_see),
     ];
 
