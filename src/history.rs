@@ -109,8 +109,17 @@ impl History {
 }
 
 /// One row of the continuation history: the scores of every (piece, target)
-/// after one given earlier move.
-pub type ContinuationRow = [[i32; 64]; 12];
+/// after one given earlier move. Entries are `i16` (±HISTORY_MAX fits):
+/// the tables are 1.2 MB a thread instead of 2.4, and the search's
+/// scattered reads of them miss the cache half as often.
+pub type ContinuationRow = [[i16; 64]; 12];
+
+/// [`apply_bonus`] on an `i16` entry.
+fn apply_bonus_i16(entry: &mut i16, bonus: i32) {
+    let mut wide = i32::from(*entry);
+    apply_bonus(&mut wide, bonus);
+    *entry = wide as i16;
+}
 
 /// Continuation history: a `ContinuationRow` for each (piece, target) of an
 /// earlier move. The search looks rows up by the moves 1 and 2 plies back.
@@ -138,7 +147,7 @@ impl ContinuationHistory {
     /// Teach `bonus` to the move `m` played after `earlier`.
     pub fn update(&mut self, earlier: PieceTo, m: PieceTo, bonus: i32) {
         let row = &mut self.rows[earlier.piece as usize][earlier.to as usize];
-        apply_bonus(&mut row[m.piece as usize][m.to as usize], bonus);
+        apply_bonus_i16(&mut row[m.piece as usize][m.to as usize], bonus);
     }
 }
 
@@ -154,11 +163,10 @@ impl QuietContext<'_> {
     /// The continuation part of a quiet move's score: what the rows say.
     pub fn continuation(&self, side: Color, m: Move) -> i32 {
         let key = PieceTo::of(side, m);
-        self.rows
-            .iter()
-            .flatten()
-            .map(|row| row[key.piece as usize][key.to as usize])
-            .sum()
+        let (piece, to) = (key.piece as usize, key.to as usize);
+        let [one, two] = self.rows;
+        one.map_or(0, |row| i32::from(row[piece][to]))
+            + two.map_or(0, |row| i32::from(row[piece][to]))
     }
 }
 
@@ -172,15 +180,15 @@ impl QuietContext<'_> {
 /// `search score − static evaluation` in 1/`CORRECTION_GRAIN` centipawns,
 /// weighted by the depth of the search that found it.
 pub struct CorrectionHistory {
-    pawns: Box<[[i32; CORRECTION_SLOTS]; 2]>,
-    non_pawns: Box<[[[i32; CORRECTION_SLOTS]; 2]; 2]>,
+    pawns: Box<[[i16; CORRECTION_SLOTS]; 2]>,
+    non_pawns: Box<[[[i16; CORRECTION_SLOTS]; 2]; 2]>,
     continuation: Box<[[ContinuationRow; 64]; 12]>,
 }
 
 /// Slots of each keyed table (a power of two).
 const CORRECTION_SLOTS: usize = 16_384;
 /// Corrections are kept in 1/256 centipawns, so that shallow searches'
-/// small weights still move them.
+/// small weights still move them (in an i16: ±64 cp is ±16384).
 const CORRECTION_GRAIN: i32 = 256;
 /// No table corrects by more than this many centipawns.
 const CORRECTION_MAX_CP: i32 = 64;
@@ -221,7 +229,7 @@ fn slot(key: u64) -> usize {
 }
 
 impl CorrectionHistory {
-    fn entries(&mut self, keys: &CorrectionKeys) -> impl Iterator<Item = &mut i32> {
+    fn entries(&mut self, keys: &CorrectionKeys) -> impl Iterator<Item = &mut i16> {
         let side = keys.side as usize;
         let [white, black] = &mut *self.non_pawns;
         let continuation = keys
@@ -246,12 +254,14 @@ impl CorrectionHistory {
     /// alone sees only part of it.
     pub fn correction(&self, keys: &CorrectionKeys) -> i32 {
         let side = keys.side as usize;
-        let pawns = self.pawns[side][slot(keys.pawns)];
-        let white = self.non_pawns[0][side][slot(keys.non_pawns[0])];
-        let black = self.non_pawns[1][side][slot(keys.non_pawns[1])];
+        let pawns = i32::from(self.pawns[side][slot(keys.pawns)]);
+        let white = i32::from(self.non_pawns[0][side][slot(keys.non_pawns[0])]);
+        let black = i32::from(self.non_pawns[1][side][slot(keys.non_pawns[1])]);
         let continuation = keys.moves.map_or(0, |(two_back, one_back)| {
-            self.continuation[two_back.piece as usize][two_back.to as usize]
-                [one_back.piece as usize][one_back.to as usize]
+            i32::from(
+                self.continuation[two_back.piece as usize][two_back.to as usize]
+                    [one_back.piece as usize][one_back.to as usize],
+            )
         });
         (2 * pawns + white + black + continuation) / (4 * CORRECTION_GRAIN)
     }
@@ -263,7 +273,9 @@ impl CorrectionHistory {
         let target = (error * CORRECTION_GRAIN).clamp(-limit, limit);
         let weight = correction_weight(depth);
         for entry in self.entries(keys) {
-            *entry = (*entry * (256 - weight) + target * weight) / 256;
+            // A weighted mean of two values within ±limit stays within it,
+            // and limit (64 × 256) fits an i16.
+            *entry = ((i32::from(*entry) * (256 - weight) + target * weight) / 256) as i16;
         }
     }
 }
@@ -295,7 +307,7 @@ mod tests {
             h.update(Color::White, m, bonus);
             cont.update(earlier, key, bonus);
             let e = h.get(Color::White, m);
-            let c = cont.row(earlier)[key.piece as usize][key.to as usize];
+            let c = i32::from(cont.row(earlier)[key.piece as usize][key.to as usize]);
             assert!((-HISTORY_MAX..=HISTORY_MAX).contains(&e), "{e}");
             assert!((-HISTORY_MAX..=HISTORY_MAX).contains(&c), "{c}");
         }

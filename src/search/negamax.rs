@@ -231,13 +231,7 @@ impl Searcher<'_> {
             }
             let quiet = is_quiet(m);
             let side = self.pos.turn();
-            // Butterfly and continuation history: how this quiet move fared
-            // here before.
-            let quiet_history = if quiet {
-                self.memory.history.get(side, m) + self.quiet_context(ply).continuation(side, m)
-            } else {
-                0
-            };
+
             let refutation = hints.killers.contains(&Some(m)) || hints.counter == Some(m);
             if ply > 0 && best > -MATE_BOUND && !in_check {
                 // Late move pruning and futility pruning of quiets: once one
@@ -254,7 +248,7 @@ impl Searcher<'_> {
                     && !pv_node
                     && quiet
                     && !refutation
-                    && history_prunes(depth, quiet_history)
+                    && history_prunes(depth, self.quiet_history(ply, side, m))
                 {
                     continue;
                 }
@@ -303,7 +297,7 @@ impl Searcher<'_> {
                     if cut_node && techniques.cut_node_reductions {
                         r += 2;
                     }
-                    r -= late_move_reduction_by_history(quiet_history);
+                    r -= late_move_reduction_by_history(self.quiet_history(ply, side, m));
                     r = r.clamp(0, new_depth - 1);
                 }
                 // A reduced search expects the move to fail low, i.e. the
@@ -383,6 +377,12 @@ impl Searcher<'_> {
                 .update(&keys, depth, clamped - raw_eval);
         }
         clamped
+    }
+
+    /// Butterfly and continuation history of the quiet move `m` by `side` at
+    /// `ply`: how it fared here before. Looked up only where a rule needs it.
+    fn quiet_history(&self, ply: usize, side: shakmaty::Color, m: Move) -> i32 {
+        self.memory.history.get(side, m) + self.quiet_context(ply).continuation(side, m)
     }
 
     /// Draw by rule inside the search: fifty moves, repetition, or material
