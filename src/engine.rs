@@ -19,8 +19,9 @@ use crate::nnue::Network;
 use crate::position::Position;
 use crate::score::format_score;
 use crate::search::{
-    Control, SearchMemory, SearchResult, SearchSetup, Searcher, Techniques, best_thread,
+    Control, RootMove, SearchMemory, SearchResult, SearchSetup, Searcher, Techniques, best_thread,
 };
+use crate::strength::{self, Strength};
 use crate::tablebase::Syzygy;
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::TranspositionTable;
@@ -44,6 +45,8 @@ pub struct SearchRequest {
     pub net: Arc<Network>,
     /// Endgame tablebases, if any are loaded and probing is on.
     pub syzygy: Option<Syzygy>,
+    /// `UCI_LimitStrength`: play at this level (`None`: full strength).
+    pub strength: Option<Strength>,
 }
 
 /// Sent to the UCI loop when a search has printed its `bestmove`.
@@ -207,7 +210,18 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         techniques,
         net,
         syzygy,
+        strength,
     } = request;
+    let (mut limits, mut threads, mut multipv) = (limits, threads, multipv);
+    // A weakened search: one thread (its node budget needs no helpers, and
+    // one thread repeats itself for a given seed) ranking the candidate
+    // lines, within the level's node budget.
+    if let Some(s) = &strength {
+        s.level.restrict(&mut limits);
+        threads = 1;
+        multipv = multipv.max(strength::CANDIDATE_LINES);
+        debug!("strength: {s:?}");
+    }
     let budget = TimeBudget::new(&limits, position.turn(), move_overhead_ms);
     debug!("search: {limits:?} budget {budget:?} threads {threads}");
     let hold_bestmove = limits.infinite || limits.ponder;
@@ -254,6 +268,10 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
             .collect();
         let mut searcher = Searcher::with_memory(position.clone(), &setup, 0, main_memory);
         let mut results = vec![searcher.iterate()];
+        let lines = strength.map(|_| {
+            let ranked = searcher.root_moves();
+            ranked[..multipv.min(ranked.len())].to_vec()
+        });
         memories.push(searcher.into_memory());
         flags.control.stop.store(true, Ordering::SeqCst);
         for h in helpers {
@@ -275,8 +293,16 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         let nodes: u64 = results.iter().map(|r| r.nodes).sum();
         let mut result = results.swap_remove(chosen);
         if chosen != 0 {
-            report_helper_result(&position, &result, nodes, start, show_wdl);
+            report_played_line(&position, &result, nodes, start, show_wdl);
             result.ponder = result.pv.get(1).copied();
+        }
+        // A weakened search reported several lines, the last not the best;
+        // the played move's comes last, whichever it is.
+        if let (Some(s), Some(lines)) = (&strength, &lines)
+            && result.best.is_some()
+        {
+            play_weaker(s, lines, &mut result);
+            report_played_line(&position, &result, nodes, start, show_wdl);
         }
         debug!(
             "search done: thread {chosen} depth {} nodes {} {:?}",
@@ -295,10 +321,31 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
     Outcome { position, result }
 }
 
-/// The Lazy SMP vote chose a helper's move over the main thread's: the
-/// last `info` line before `bestmove` is that helper's, so that a GUI shows
-/// the line and score of the move played.
-fn report_helper_result(
+/// A weakened search (`UCI_LimitStrength`) plays one of its candidate
+/// `lines` (the main thread's MultiPV lines, best first), chosen by the
+/// level's rule; `result` becomes that line's.
+fn play_weaker(strength: &Strength, lines: &[RootMove], result: &mut SearchResult) {
+    let scores: Vec<i32> = lines.iter().map(|l| l.score).collect();
+    let chosen = strength.choose_line(&scores, result.score);
+    debug!("strength: scores {scores:?}, playing line {chosen:?}");
+    let Some(line) = chosen.filter(|&i| i > 0).map(|i| &lines[i]) else {
+        return;
+    };
+    // A root ranked by the tablebases shows the tables' result for every
+    // move it kept (they share it), not the search's score.
+    if result.score == lines[0].score {
+        result.score = line.score;
+    }
+    result.best = Some(line.mv);
+    result.pv = line.pv.clone();
+    result.ponder = line.pv.get(1).copied();
+}
+
+/// The move played is not the main thread's best line (the Lazy SMP vote
+/// chose a helper's move), or the search reported lines that end with
+/// another (a weakened search): the last `info` line before `bestmove` is
+/// the played move's, so that a GUI shows its line and score.
+fn report_played_line(
     position: &Position,
     result: &SearchResult,
     nodes: u64,
@@ -345,6 +392,7 @@ mod tests {
             techniques: Techniques::ALL,
             net: crate::nnue::embedded(),
             syzygy: None,
+            strength: None,
         };
         assert_eq!(memories_kept(&engine), 0);
         engine.go(request(2), done.clone());

@@ -8,6 +8,8 @@
 //! chances of a score, for `UCI_ShowWDL`), and
 //! everything sits on `position`, the wrapper over
 //! shakmaty that keeps the incremental key and the repetition counters.
+//! `strength` (`UCI_LimitStrength`: the node budget and the choice among
+//! root moves of a weakened search) sits between `engine` and `search`.
 //! `perft` and `bench` stand beside the search; `learn` (self-play data,
 //! its formats and the trainer) stands beside the engine and is not on its
 //! search path.
@@ -27,6 +29,7 @@ pub mod position;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod strength;
 pub mod tablebase;
 pub mod timeman;
 pub mod tt;

@@ -1504,3 +1504,212 @@ fn eval_file_refuses_bad_nets_and_keeps_the_current_one() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// ---------------------------------------------------------------------------
+// 14. Playing below full strength: UCI_LimitStrength, UCI_Elo
+// ---------------------------------------------------------------------------
+
+const MIN_ELO: u32 = 1350;
+const MAX_ELO: u32 = 2850;
+
+/// An engine set to play at `elo`, its choices seeded with `seed`.
+fn limited_engine(elo: u32, seed: u64) -> Engine {
+    let mut e = Engine::new();
+    e.expect_silent("setoption name UCI_LimitStrength value true");
+    e.expect_silent(&format!("setoption name UCI_Elo value {elo}"));
+    e.expect_silent(&format!("setoption name StrengthSeed value {seed}"));
+    e
+}
+
+/// The node count of a search's last `info` line.
+fn final_nodes(out: &SearchOutput) -> u64 {
+    out.values("nodes")
+        .last()
+        .unwrap_or_else(|| panic!("no nodes in {:?}", out.lines))
+        .parse()
+        .unwrap()
+}
+
+/// A search's last `info` line is the line of the move it plays (a weakened
+/// search reports several lines, and may play any of them).
+fn check_last_info_is_the_move_played(out: &SearchOutput) {
+    let last = out.infos().last().expect("an info line");
+    let pv = last
+        .split_once(" pv ")
+        .unwrap_or_else(|| panic!("last info line without a pv: '{last}'"))
+        .1;
+    assert_eq!(
+        pv.split_whitespace().next(),
+        Some(out.bestmove.as_str()),
+        "{:?}",
+        out.lines
+    );
+}
+
+#[test]
+fn strength_options_are_listed_and_the_seed_is_not() {
+    let mut e = Engine::new();
+    e.send("uci");
+    let lines = e.lines_until(|l| l == "uciok", TIMEOUT);
+    for wanted in [
+        "option name UCI_LimitStrength type check default false".to_string(),
+        format!("option name UCI_Elo type spin default {MIN_ELO} min {MIN_ELO} max {MAX_ELO}"),
+    ] {
+        assert!(lines.contains(&wanted), "'{wanted}' not in {lines:?}");
+    }
+    // The seed is for tests: a GUI would only show it.
+    assert!(!lines.iter().any(|l| l.contains("Seed")), "{lines:?}");
+    e.expect_silent("setoption name StrengthSeed value 12345");
+    e.expect_error("setoption name StrengthSeed value -1");
+}
+
+#[test]
+fn limited_strength_plays_legal_moves_at_one_millisecond() {
+    let mode = CastlingMode::Standard;
+    for elo in [MIN_ELO, 2100, MAX_ELO] {
+        let mut e = limited_engine(elo, u64::from(elo));
+        for (fen, moves) in [
+            (START_FEN, vec!["e2e4"]),
+            (KIWIPETE, vec![]),
+            (MATE_IN_TWO, vec![]),
+        ] {
+            let pos = position(fen, &moves, mode);
+            e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+            for go in [
+                "go movetime 1",
+                "go wtime 50 btime 50",
+                "go wtime 1 btime 1",
+                "go wtime 0 btime 0 winc 0 binc 0",
+                "go wtime 50 btime 50 movestogo 1",
+            ] {
+                let out = e.go(go);
+                out.check(&pos, mode);
+                check_last_info_is_the_move_played(&out);
+            }
+        }
+        // No move to play is still no move.
+        e.send(&format!("position fen {CHECKMATED}"));
+        e.go("go movetime 1").check_no_move();
+    }
+}
+
+#[test]
+fn a_weak_level_plays_a_game_of_legal_moves_on_a_short_clock() {
+    let mut e = limited_engine(MIN_ELO, 99);
+    e.send("ucinewgame");
+    let mode = CastlingMode::Standard;
+    let mut pos = startpos();
+    let mut moves: Vec<String> = Vec::new();
+    let mut clock = [1000i64, 1000i64];
+    for ply in 0..80 {
+        if pos.is_game_over() {
+            break;
+        }
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let t = Instant::now();
+        let out = e.go(&format!(
+            "go wtime {} btime {} winc 10 binc 10",
+            clock[0], clock[1]
+        ));
+        clock[ply % 2] += 10 - t.elapsed().as_millis() as i64;
+        out.check(&pos, mode);
+        check_last_info_is_the_move_played(&out);
+        pos = play(&pos, &out.bestmove, mode);
+        moves.push(out.bestmove);
+    }
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    assert_eq!(e.fen(), fen_of(&pos));
+}
+
+/// The moves a fresh engine at `elo` with `seed` plays in each position
+/// (a new game before each, so the table and histories start the same).
+fn seeded_moves(elo: u32, seed: u64, positions: &[&str]) -> Vec<String> {
+    let mut e = limited_engine(elo, seed);
+    positions
+        .iter()
+        .map(|fen| {
+            e.send("ucinewgame");
+            e.send(&format!("position fen {fen}"));
+            let out = e.go("go wtime 600000 btime 600000");
+            out.check(
+                &position(fen, &[], CastlingMode::Standard),
+                CastlingMode::Standard,
+            );
+            out.bestmove
+        })
+        .collect()
+}
+
+#[test]
+fn the_same_seed_and_position_give_the_same_move() {
+    let positions = [
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+        KIWIPETE,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    ];
+    let first = seeded_moves(MIN_ELO, 7, &positions);
+    assert_eq!(seeded_moves(MIN_ELO, 7, &positions), first);
+    let stronger = seeded_moves(2400, 7, &positions);
+    assert_eq!(seeded_moves(2400, 7, &positions), stronger);
+    // Other seeds choose other moves somewhere: the choice is random.
+    let others: Vec<Vec<String>> = (1..=6)
+        .map(|s| seeded_moves(MIN_ELO, s, &positions))
+        .collect();
+    assert!(
+        others.iter().any(|m| *m != first),
+        "seven seeds, one choice: {first:?} {others:?}"
+    );
+}
+
+#[test]
+fn uci_elo_out_of_range_is_refused_and_keeps_the_old_value() {
+    let mode = CastlingMode::Standard;
+    let pos = position(KIWIPETE, &[], mode);
+    let mut e = limited_engine(MAX_ELO, 1);
+    // Searched nodes tell the level: a higher Elo searches more.
+    let nodes_at = |e: &mut Engine| {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {KIWIPETE}"));
+        let out = e.go("go wtime 600000 btime 600000");
+        out.check(&pos, mode);
+        final_nodes(&out)
+    };
+    let strongest = nodes_at(&mut e);
+    e.expect_silent("setoption name UCI_Elo value 2000");
+    let middle = nodes_at(&mut e);
+    e.expect_silent(&format!("setoption name UCI_Elo value {MIN_ELO}"));
+    let weakest = nodes_at(&mut e);
+    assert!(
+        weakest < middle && middle < strongest,
+        "{weakest} {middle} {strongest}"
+    );
+    for bad in [
+        format!("setoption name UCI_Elo value {}", MAX_ELO + 1),
+        format!("setoption name UCI_Elo value {}", MIN_ELO - 1),
+        "setoption name UCI_Elo value -5".to_string(),
+        "setoption name UCI_Elo value strong".to_string(),
+        "setoption name UCI_Elo".to_string(),
+    ] {
+        e.send(&bad);
+        let lines = e.isready();
+        assert!(
+            matches!(&lines[..], [l] if l.starts_with("info string error: ") && l.contains("UCI_Elo")),
+            "'{bad}' gave {lines:?}"
+        );
+    }
+    assert_eq!(
+        nodes_at(&mut e),
+        weakest,
+        "a refused UCI_Elo changed the level"
+    );
+
+    // Off again: the search is the full-strength one, node for node.
+    e.expect_silent("setoption name UCI_LimitStrength value false");
+    e.send("ucinewgame");
+    e.send(&format!("position fen {KIWIPETE}"));
+    let off = final_nodes(&e.go("go depth 8"));
+    let mut fresh = Engine::new();
+    fresh.send(&format!("position fen {KIWIPETE}"));
+    assert_eq!(final_nodes(&fresh.go("go depth 8")), off);
+}

@@ -303,6 +303,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The root moves as the last search ranked them, best first; the
+    /// first `MultiPV` have lines and scores of their own (`strength`
+    /// chooses among them).
+    pub fn root_moves(&self) -> &[RootMove] {
+        &self.root_moves
+    }
+
     /// What this search learned, for the next one.
     pub fn into_memory(self) -> SearchMemory {
         self.memory

@@ -24,6 +24,7 @@ use crate::learn::genfens;
 use crate::nnue;
 use crate::perft;
 use crate::position::Position;
+use crate::strength::{Level, Rng, Strength};
 use crate::tablebase::{Syzygy, Tables};
 use crate::tt::TranspositionTable;
 use options::{DEFAULT_HASH_MB, Options};
@@ -57,6 +58,9 @@ pub struct Uci {
     /// The tables `SyzygyPath` found, if any.
     tables: Option<Arc<Tables>>,
     engine: Engine,
+    /// Seeds the choices of weakened searches (`UCI_LimitStrength`), one
+    /// per search: from entropy, or `StrengthSeed`.
+    strength_seeds: Rng,
     done_tx: Sender<SearchFinished>,
     done_rx: Receiver<SearchFinished>,
 }
@@ -76,6 +80,7 @@ impl Uci {
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB).expect("default hash table")),
             tables: None,
             engine: Engine::new(),
+            strength_seeds: Rng::from_entropy(),
             done_tx,
             done_rx,
         }
@@ -284,6 +289,10 @@ impl Uci {
                 .tables
                 .as_ref()
                 .and_then(|t| Syzygy::new(Arc::clone(t), self.options.syzygy)),
+            strength: self.options.limit_strength.then(|| Strength {
+                level: Level::for_elo(self.options.uci_elo),
+                seed: self.strength_seeds.next_u64(),
+            }),
         };
         self.engine.go(request, self.done_tx.clone());
     }

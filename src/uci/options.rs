@@ -11,6 +11,7 @@ use super::{Uci, error, send};
 use crate::nnue::{self, Network};
 use crate::position::Position;
 use crate::search::Techniques;
+use crate::strength::{self, Rng};
 use crate::tablebase::{self, TbSettings};
 use crate::tt::TranspositionTable;
 
@@ -91,6 +92,20 @@ const OPTIONS: &[OptionSpec] = &[
         name: "UCI_ShowWDL",
         kind: OptionKind::Check { default: false },
     },
+    // Playing below full strength (`strength`), named by the UCI
+    // specification.
+    OptionSpec {
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: "UCI_Elo",
+        kind: OptionKind::Spin {
+            default: strength::DEFAULT_ELO,
+            min: strength::MIN_ELO,
+            max: strength::MAX_ELO,
+        },
+    },
     // Endgame tablebases, named as in other engines.
     OptionSpec {
         name: "SyzygyPath",
@@ -138,13 +153,32 @@ const ABLATION_OPTIONS: &[OptionSpec] = &[OptionSpec {
 #[cfg(not(feature = "ablation"))]
 const ABLATION_OPTIONS: &[OptionSpec] = &[];
 
-fn all_options() -> impl Iterator<Item = &'static OptionSpec> {
+/// Options `setoption` takes that `uci` doesn't list, for tests: a GUI
+/// has no use for them. `StrengthSeed` seeds the generator that a
+/// weakened search (`UCI_LimitStrength`) chooses its moves with, so that a
+/// seed, a position and the same commands give the same moves.
+const HIDDEN_OPTIONS: &[OptionSpec] = &[OptionSpec {
+    name: "StrengthSeed",
+    kind: OptionKind::Spin {
+        default: 0,
+        min: 0,
+        max: i64::MAX,
+    },
+}];
+
+/// The options `uci` lists.
+fn listed_options() -> impl Iterator<Item = &'static OptionSpec> {
     OPTIONS.iter().chain(ABLATION_OPTIONS)
+}
+
+/// Every option `setoption` takes.
+fn all_options() -> impl Iterator<Item = &'static OptionSpec> {
+    listed_options().chain(HIDDEN_OPTIONS)
 }
 
 /// The `option name ...` lines that answer `uci`, one per option.
 pub(super) fn uci_lines() -> impl Iterator<Item = String> {
-    all_options().map(|o| match o.kind {
+    listed_options().map(|o| match o.kind {
         OptionKind::Spin { default, min, max } => format!(
             "option name {} type spin default {default} min {min} max {max}",
             o.name
@@ -170,6 +204,9 @@ pub(super) struct Options {
     pub chess960: bool,
     /// `info` lines carry `wdl W D L` after the score.
     pub show_wdl: bool,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` instead of full strength.
+    pub limit_strength: bool,
+    pub uci_elo: i64,
     /// The search techniques in use: all of them, unless an ablation build
     /// switched some off.
     pub techniques: Techniques,
@@ -191,6 +228,8 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             show_wdl: false,
+            limit_strength: false,
+            uci_elo: strength::DEFAULT_ELO,
             techniques: Techniques::ALL,
             net: nnue::embedded(),
             syzygy_path: String::new(),
@@ -257,6 +296,7 @@ impl Uci {
                     "Ponder" => self.options.ponder = b,
                     "UCI_Chess960" => self.set_chess960(b),
                     "UCI_ShowWDL" => self.options.show_wdl = b,
+                    "UCI_LimitStrength" => self.options.limit_strength = b,
                     "Syzygy50MoveRule" => self.options.syzygy.fifty_move_rule = b,
                     _ => unreachable!("every check option is handled"),
                 }
@@ -293,6 +333,8 @@ impl Uci {
             "Threads" => self.options.threads = n as usize,
             "Move Overhead" => self.options.move_overhead_ms = n as u64,
             "MultiPV" => self.options.multipv = n as usize,
+            "UCI_Elo" => self.options.uci_elo = n,
+            "StrengthSeed" => self.strength_seeds = Rng::new(n as u64),
             "SyzygyProbeDepth" => self.options.syzygy.probe_depth = n as i32,
             "SyzygyProbeLimit" => self.options.syzygy.probe_limit = n as u32,
             _ => unreachable!("every spin option is handled"),

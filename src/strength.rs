@@ -1,0 +1,365 @@
+//! Playing below full strength: `UCI_LimitStrength` and `UCI_Elo`.
+//!
+//! Lasker weakens the way Stockfish's Skill Level does, so that it loses
+//! like a weaker player (it misses deeper ideas and picks a second-best
+//! move now and then) rather than by random blunders:
+//!
+//! - the search is limited to a node budget that grows with the Elo (it
+//!   starts no iteration past the budget, and stops at `HARD_NODES_FACTOR`
+//!   times it); the clock's time budget applies as always, so a limited
+//!   search can only finish sooner;
+//! - it ranks `CANDIDATE_LINES` root moves (MultiPV lines, whatever
+//!   `MultiPV` says; all of them are reported);
+//! - the move played is chosen among those lines by Stockfish's rule: each
+//!   line's score gets a bonus made of a fixed part, larger for worse lines
+//!   and for weaker levels, and a random part, and the highest total wins
+//!   (`choose`). A proven result (a mate, a tablebase win or loss) is played
+//!   as the search found it.
+//!
+//! The random part comes from a generator of its own (`Rng`), seeded from
+//! the system's entropy when the engine starts (games differ between runs)
+//! or by the hidden option `StrengthSeed` (the same seed, position and
+//! commands give the same moves: tests).
+//!
+//! What `UCI_Elo` means is one table, `LEVELS`: node budget and weakness
+//! at a few Elo values, interpolated between them. It is provisional: not
+//! yet calibrated against Stockfish's `UCI_Elo` (README "Strength levels"
+//! gives the matches that will calibrate it; only this table changes).
+
+use std::hash::BuildHasher;
+use std::time::SystemTime;
+
+use crate::score::{INFINITY, TB_WIN_BOUND};
+use crate::timeman::Limits;
+
+/// `UCI_Elo`'s range: Stockfish 15.1's, the scale it is calibrated against.
+pub const MIN_ELO: i64 = 1350;
+pub const MAX_ELO: i64 = 2850;
+/// Stockfish's default too: the weakest level.
+pub const DEFAULT_ELO: i64 = MIN_ELO;
+
+/// The root moves a limited search ranks and chooses among (Stockfish's
+/// skill levels take 4).
+pub const CANDIDATE_LINES: usize = 4;
+
+/// A limited search is stopped outright at this many times its node budget
+/// (the budget itself only stops new iterations, which keeps the lines of a
+/// whole iteration to choose from).
+pub const HARD_NODES_FACTOR: u64 = 8;
+
+/// The bonus formula's unit: a weakness of this much would ignore the
+/// scores altogether. `LEVELS` stays well below it.
+const WEAKNESS_SCALE: i64 = 128;
+
+/// The random part of the bonus spans at most the candidates' spread of
+/// scores, and never more than this (a pawn, in centipawns).
+const MAX_RANDOM_SPREAD: i32 = 100;
+
+/// One row of the table: at `elo`, a search of `nodes` (soft budget) and a
+/// choice with `weakness` (0 .. `WEAKNESS_SCALE`: how much the candidates'
+/// scores are flattened and how wide the random bonus is).
+struct Anchor {
+    elo: i64,
+    nodes: u64,
+    weakness: i64,
+}
+
+/// PROVISIONAL, NOT YET CALIBRATED. The mapping from `UCI_Elo` to Lasker's
+/// level. Rows must rise in Elo and nodes and fall in weakness (a test
+/// checks the whole mapping is monotone); between rows the node budget is
+/// interpolated geometrically and the weakness linearly.
+///
+/// The shape follows Stockfish 15.1's skill levels (level 0 at 1350 Elo,
+/// about 18 at 2850; depth 1 + level, weakness 120 − 2·level), with nodes
+/// in place of depth: about what Lasker's search of 4 lines spends on
+/// those depths, a little more since its evaluation is weaker than
+/// Stockfish's. The calibration (README "Strength levels") fits the rows
+/// until Lasker at `UCI_Elo` E scores 50% ± 10% against Stockfish at E.
+const LEVELS: [Anchor; 6] = [
+    Anchor {
+        elo: 1350,
+        nodes: 30,
+        weakness: 120,
+    },
+    Anchor {
+        elo: 1700,
+        nodes: 600,
+        weakness: 112,
+    },
+    Anchor {
+        elo: 2000,
+        nodes: 3_000,
+        weakness: 104,
+    },
+    Anchor {
+        elo: 2300,
+        nodes: 15_000,
+        weakness: 96,
+    },
+    Anchor {
+        elo: 2600,
+        nodes: 80_000,
+        weakness: 88,
+    },
+    Anchor {
+        elo: 2850,
+        nodes: 300_000,
+        weakness: 80,
+    },
+];
+
+/// What a `UCI_Elo` value means to the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    pub elo: i64,
+    /// No iteration starts once the search has this many nodes.
+    pub nodes: u64,
+    /// 0 .. `WEAKNESS_SCALE`: the larger, the likelier a worse line.
+    pub weakness: i64,
+}
+
+impl Level {
+    /// The level of `elo` (clamped to `MIN_ELO ..= MAX_ELO`).
+    pub fn for_elo(elo: i64) -> Level {
+        let elo = elo.clamp(MIN_ELO, MAX_ELO);
+        let upper = LEVELS
+            .iter()
+            .position(|a| a.elo >= elo)
+            .unwrap_or(LEVELS.len() - 1)
+            .max(1);
+        let (lo, hi) = (&LEVELS[upper - 1], &LEVELS[upper]);
+        let t = (elo - lo.elo) as f64 / (hi.elo - lo.elo) as f64;
+        let (ln_lo, ln_hi) = ((lo.nodes as f64).ln(), (hi.nodes as f64).ln());
+        let nodes = (ln_lo + t * (ln_hi - ln_lo)).exp().round() as u64;
+        let weakness = lo.weakness + ((hi.weakness - lo.weakness) as f64 * t).round() as i64;
+        Level {
+            elo,
+            nodes: nodes.clamp(lo.nodes, hi.nodes),
+            weakness,
+        }
+    }
+
+    /// Adds this level's node budget to a search's limits (a tighter limit
+    /// of `go`'s own stays).
+    pub fn restrict(&self, limits: &mut Limits) {
+        let soft = limits.soft_nodes.map_or(self.nodes, |n| n.min(self.nodes));
+        let hard = self.nodes.saturating_mul(HARD_NODES_FACTOR);
+        limits.soft_nodes = Some(soft);
+        limits.nodes = Some(limits.nodes.map_or(hard, |n| n.min(hard)));
+    }
+}
+
+/// One limited search: its level and the seed of its choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    pub level: Level,
+    pub seed: u64,
+}
+
+impl Strength {
+    /// Which of `scores` (the candidate lines' scores, best first, as the
+    /// search ranked its root moves; lines without a score of their own,
+    /// `-INFINITY`, end the candidates) to play, given `shown_best` (the
+    /// score the search reports for its best move). `None`: play the best
+    /// move (a proven result, or nothing to choose from).
+    pub fn choose_line(&self, scores: &[i32], shown_best: i32) -> Option<usize> {
+        if shown_best.abs() >= TB_WIN_BOUND {
+            return None;
+        }
+        let candidates = scores
+            .iter()
+            .take(CANDIDATE_LINES)
+            .take_while(|&&s| s > -INFINITY)
+            .count();
+        if candidates < 2 {
+            return None;
+        }
+        let mut rng = Rng::new(self.seed);
+        Some(choose(&scores[..candidates], self.level.weakness, &mut rng))
+    }
+}
+
+/// Stockfish's choice among lines (`Skill::pick_best`): each line's score
+/// plus `(weakness · (top − score) + spread · random[0, weakness)) / 128`,
+/// where `spread` is the candidates' range of scores (at most a pawn); the
+/// highest total wins, the earlier line on a tie. The fixed part pulls
+/// every score toward the top (at weakness 128 they would all count the
+/// same); the random part decides among what is left. `scores` is best
+/// first and not empty.
+pub fn choose(scores: &[i32], weakness: i64, rng: &mut Rng) -> usize {
+    let weakness = weakness.clamp(1, WEAKNESS_SCALE);
+    let top = i64::from(scores[0]);
+    let worst = i64::from(scores[scores.len() - 1]);
+    let spread = (top - worst).min(i64::from(MAX_RANDOM_SPREAD));
+    let mut best = (0, i64::MIN);
+    for (i, &score) in scores.iter().enumerate() {
+        let score = i64::from(score);
+        let random = (rng.next_u64() % weakness as u64) as i64;
+        let total = score + (weakness * (top - score) + spread * random) / WEAKNESS_SCALE;
+        if total > best.1 {
+            best = (i, total);
+        }
+    }
+    best.0
+}
+
+/// SplitMix64: small, fast, and plenty for choosing moves. Not for
+/// anything secret.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// Seeded from the process's hash keys (random per process) and the
+    /// time: a different sequence on every run.
+    pub fn from_entropy() -> Rng {
+        let state = std::collections::hash_map::RandomState::new();
+        Rng(state.hash_one(SystemTime::now()))
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::{MATE, TB_WIN};
+
+    #[test]
+    fn a_higher_elo_never_searches_less_nor_chooses_more_wildly() {
+        let mut previous = Level::for_elo(MIN_ELO);
+        for elo in MIN_ELO + 1..=MAX_ELO {
+            let level = Level::for_elo(elo);
+            assert!(level.nodes >= previous.nodes, "{previous:?} -> {level:?}");
+            assert!(
+                level.weakness <= previous.weakness,
+                "{previous:?} -> {level:?}"
+            );
+            previous = level;
+        }
+        let (weakest, strongest) = (Level::for_elo(MIN_ELO), Level::for_elo(MAX_ELO));
+        assert!(
+            strongest.nodes >= 100 * weakest.nodes,
+            "{weakest:?} {strongest:?}"
+        );
+        assert!(weakest.weakness < WEAKNESS_SCALE && strongest.weakness >= 1);
+    }
+
+    #[test]
+    fn the_table_is_the_mapping_at_its_rows_and_clamps_outside() {
+        for a in &LEVELS {
+            let level = Level::for_elo(a.elo);
+            assert_eq!((level.nodes, level.weakness), (a.nodes, a.weakness));
+        }
+        assert_eq!(Level::for_elo(0), Level::for_elo(MIN_ELO));
+        assert_eq!(Level::for_elo(i64::MAX), Level::for_elo(MAX_ELO));
+        assert_eq!(LEVELS[0].elo, MIN_ELO);
+        assert_eq!(LEVELS[LEVELS.len() - 1].elo, MAX_ELO);
+    }
+
+    #[test]
+    fn the_budget_joins_the_limits_of_go() {
+        let level = Level::for_elo(2000);
+        let mut limits = Limits::default();
+        level.restrict(&mut limits);
+        assert_eq!(limits.soft_nodes, Some(level.nodes));
+        assert_eq!(limits.nodes, Some(level.nodes * HARD_NODES_FACTOR));
+        // `go nodes 10` asked for less: it stays.
+        let mut limits = Limits {
+            nodes: Some(10),
+            ..Limits::default()
+        };
+        level.restrict(&mut limits);
+        assert_eq!(limits.nodes, Some(10));
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_choices() {
+        let scores = [40, 30, 25, 10];
+        let picks = |seed| {
+            let mut rng = Rng::new(seed);
+            (0..50)
+                .map(|_| choose(&scores, 110, &mut rng))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(picks(7), picks(7));
+        assert_ne!(picks(7), picks(8));
+    }
+
+    /// How often each line is chosen over many draws.
+    fn frequencies(scores: &[i32], weakness: i64) -> Vec<usize> {
+        let mut rng = Rng::new(1);
+        let mut counts = vec![0; scores.len()];
+        for _ in 0..10_000 {
+            counts[choose(scores, weakness, &mut rng)] += 1;
+        }
+        counts
+    }
+
+    #[test]
+    fn weaker_levels_play_worse_lines_more_often() {
+        let scores = [50, 35, 20, 0];
+        let weak = frequencies(&scores, Level::for_elo(MIN_ELO).weakness);
+        let strong = frequencies(&scores, Level::for_elo(MAX_ELO).weakness);
+        assert!(weak[0] < strong[0], "weak {weak:?} strong {strong:?}");
+        assert!(weak[1..].iter().all(|&n| n > 0), "{weak:?}");
+        // Better lines are likelier at every level.
+        for counts in [&weak, &strong] {
+            assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+        }
+    }
+
+    #[test]
+    fn a_line_far_behind_is_never_chosen() {
+        // The random bonus spans at most a pawn, and even the weakest level
+        // keeps a sixteenth of the scores' differences: at the top a
+        // queen's, at the bottom a queen and a rook's.
+        let strongest = Level::for_elo(MAX_ELO).weakness;
+        let counts = frequencies(&[30, 20, -900], strongest);
+        assert_eq!(counts[2], 0, "{counts:?}");
+        let weakest = Level::for_elo(MIN_ELO).weakness;
+        let counts = frequencies(&[30, 20, -1500], weakest);
+        assert_eq!(counts[2], 0, "{counts:?}");
+        // But at the bottom a queen's loss happens (Stockfish's level 0
+        // too): a 1350 player does hang pieces.
+        assert!(frequencies(&[30, 20, -900], weakest)[2] > 0);
+    }
+
+    #[test]
+    fn proven_results_and_single_lines_are_played_as_found() {
+        let strength = Strength {
+            level: Level::for_elo(MIN_ELO),
+            seed: 3,
+        };
+        let mate_in_3 = MATE - 5;
+        assert_eq!(strength.choose_line(&[mate_in_3, 50, 40], mate_in_3), None);
+        assert_eq!(
+            strength.choose_line(&[-mate_in_3, -MATE + 1], -mate_in_3),
+            None
+        );
+        // A root ranked by the tablebases shows their result.
+        assert_eq!(strength.choose_line(&[30, 20, 10], TB_WIN), None);
+        assert_eq!(strength.choose_line(&[20], 20), None);
+        assert_eq!(strength.choose_line(&[20, -INFINITY, -INFINITY], 20), None);
+        // Only lines with a score of their own, and at most the candidates.
+        for seed in 0..200 {
+            let s = Strength { seed, ..strength };
+            let scores = [20, 15, 10, 5, 0, -INFINITY];
+            assert!(
+                s.choose_line(&scores, 20)
+                    .is_some_and(|i| i < CANDIDATE_LINES)
+            );
+            let cut = [20, 15, -INFINITY, 10];
+            assert!(s.choose_line(&cut, 20).is_some_and(|i| i < 2));
+        }
+    }
+}
