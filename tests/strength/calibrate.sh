@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The calibration of UCI_Elo (docs/strength.md): Lasker at UCI_Elo E
+# against Stockfish at UCI_Elo E, one match per level, then a table of the
+# results to paste into docs/strength.md and README.md. A level where Lasker
+# scores outside 50% ± 10% wants its row of `LEVELS` (src/strength.rs)
+# moved: fewer nodes or more weakness where Lasker scores too much.
+#
+#   tests/strength/calibrate.sh                  # 1400 1700 2000 2300 2600
+#   tests/strength/calibrate.sh 1400 2000        # some levels only
+#   GAMES=20 TC=5+0.05 tests/strength/calibrate.sh 1400   # a quick look
+#
+# Run from the repository root after `make`. Settings (environment):
+# LASKER (./lasker), STOCKFISH (/usr/games/stockfish, Debian's 15.1: its
+# UCI_Elo runs 1350..2850 like Lasker's), GAMES (100 a level), TC (10+0.1),
+# CONCURRENCY (2), OPENINGS (../shared/suites/openings_8moves_v3.epd),
+# OUT (calibration/: a PGN and a log per level), MATCH
+# (../shared/tools/match.py). Both engines: one thread, 16 MB hash (their
+# defaults).
+set -euo pipefail
+
+lasker=${LASKER:-./lasker}
+stockfish=${STOCKFISH:-/usr/games/stockfish}
+games=${GAMES:-100}
+tc=${TC:-10+0.1}
+concurrency=${CONCURRENCY:-2}
+openings=${OPENINGS:-../shared/suites/openings_8moves_v3.epd}
+out=${OUT:-calibration}
+match=${MATCH:-../shared/tools/match.py}
+if [ "$#" -gt 0 ]; then levels=("$@"); else levels=(1400 1700 2000 2300 2600); fi
+
+for tool in "$lasker" "$stockfish"; do
+  [ -x "$tool" ] || { echo "calibrate.sh: no engine at $tool" >&2; exit 1; }
+done
+echo "uci" | "$stockfish" | grep -q "option name UCI_Elo" \
+  || { echo "calibrate.sh: $stockfish has no UCI_Elo" >&2; exit 1; }
+mkdir -p "$out"
+
+for elo in "${levels[@]}"; do
+  echo "== UCI_Elo $elo: $games games at $tc" >&2
+  python3 "$match" --engine "$lasker" --engine "$stockfish" \
+    --opt1 UCI_LimitStrength=true --opt1 "UCI_Elo=$elo" \
+    --opt2 UCI_LimitStrength=true --opt2 "UCI_Elo=$elo" \
+    --tc "$tc" --games "$games" --openings "$openings" \
+    --concurrency "$concurrency" --pgn "$out/elo-$elo.pgn" \
+    | tee "$out/elo-$elo.log"
+done
+
+# match.py's summary: "A vs B: N games, W.. D.. L.., score S, elo E +/- R, LOS P"
+echo
+echo "| UCI_Elo | games | W D L (Lasker) | score | Elo (Lasker − Stockfish) | LOS |"
+echo "|---:|---:|---|---:|---:|---:|"
+for elo in "${levels[@]}"; do
+  sed -n "s/.* \([0-9]*\) games, W\([0-9]*\) D\([0-9]*\) L\([0-9]*\), score \([0-9.]*\), elo \([-+0-9.]*\) +\/- \([0-9.a-z]*\), LOS \([0-9.]*\)/| $elo | \1 | W\2 D\3 L\4 | \5 | \6 ± \7 | \8 |/p" \
+    "$out/elo-$elo.log"
+done
