@@ -36,13 +36,13 @@ bench: build
 perft-full:
 	$(CARGO) test --release -- --ignored perft_full --nocapture
 
-# The transposition-table measurements of README (several minutes).
+# The measurements of docs/transposition-table.md (several minutes).
 tt-report:
 	$(CARGO) test --release --test tt_experiments -- --ignored --nocapture --test-threads=1
 
 # A binary for any x86-64 machine with AVX2 (x86-64-v3: Haswell, Zen and
 # later) rather than for this CPU: for a lent machine with many cores that
-# runs `lasker datagen` (README "Generations").
+# runs `lasker datagen` (docs/evaluation.md, "Generations").
 lasker-v3:
 	RUSTFLAGS="-C target-cpu=x86-64-v3" $(CARGO) build --release --target-dir "$(TARGET_DIR)/v3"
 	cp "$(TARGET_DIR)/v3/release/lasker" lasker-v3

@@ -46,7 +46,7 @@ pub struct WdlModel {
 }
 
 /// Fitted by `lasker fit-wdl` on 980,838 positions (all within ±2,000 cp)
-/// of net 3's self-play (datagen seed 51; README "Evaluation").
+/// of net 3's self-play (datagen seed 51; docs/evaluation.md).
 pub const MODEL: WdlModel = WdlModel {
     a: [-1260.675, 3581.860, -3343.982, 1139.284],
     b: [-476.779, 1212.055, -958.805, 337.975],

@@ -1,4 +1,4 @@
-//! Search measurements that print tables for README (ignored by default):
+//! Search measurements that print tables for docs/search.md (ignored by default):
 //!
 //! `cargo test --release --test search_experiments -- --ignored --nocapture --test-threads=1`
 

@@ -1,5 +1,5 @@
-//! Transposition-table experiments: the measurements behind the README's
-//! transposition-table section, plus a few fast checks that run with every
+//! Transposition-table experiments: the measurements behind
+//! docs/transposition-table.md, plus a few fast checks that run with every
 //! `cargo test`.
 //!
 //! The experiments are `#[ignore]`d; they print Markdown tables:

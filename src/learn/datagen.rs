@@ -46,7 +46,7 @@ pub struct Config {
     pub random_plies: usize,
     /// Each thread's hash table. 5,000-node searches need little, and a
     /// small table stays in the cache: 2 MB made 17% more positions a
-    /// second than 16 MB (README "Evaluation").
+    /// second than 16 MB (docs/evaluation.md).
     pub hash_mb: usize,
     pub progress_every: Duration,
     /// The net the games are played with (the embedded one by default).

@@ -83,7 +83,7 @@ impl Default for Config {
             lr: 0.001,
             final_lr: 0.00001,
             // A few thousand games' results are too few to learn from: the
-            // net memorises them (README "Evaluation").
+            // net memorises them (docs/evaluation.md).
             wdl: 0.0,
             mirror: true,
             weight_decay: 0.01,

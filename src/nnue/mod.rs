@@ -1,6 +1,6 @@
 //! The evaluation network (NNUE): `(768 -> HIDDEN) x 2 perspectives -> 1`
-//! with SCReLU, trained only on Lasker's own games (`train`, README
-//! "Evaluation").
+//! with SCReLU, trained only on Lasker's own games (`train`;
+//! docs/evaluation.md).
 //!
 //! Inputs: one per (piece colour relative to the perspective, piece type,
 //! square seen from the perspective), 768 in all, at most 32 active. Each
@@ -34,7 +34,7 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 
 /// The net built into the binary, so that a fresh clone plays at full
-/// strength with no download (README "Evaluation" says how it was made).
+/// strength with no download (docs/evaluation.md says how it was made).
 const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
 
 static EMBEDDED_NET: LazyLock<Arc<Network>> = LazyLock::new(|| {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Endgame start positions for the tablebase match (README, "Endgame
-tablebases"): random legal positions of the materials of ../shared/syzygy,
+"""Endgame start positions for the tablebase match (docs/tablebases.md):
+random legal positions of the materials of ../shared/syzygy,
 written as EPD with the tables' verdict.
 
 For each material, eight positions: half with the material as named (the
