@@ -1666,7 +1666,9 @@ fn the_same_seed_and_position_give_the_same_move() {
 fn uci_elo_out_of_range_is_refused_and_keeps_the_old_value() {
     let mode = CastlingMode::Standard;
     let pos = position(KIWIPETE, &[], mode);
-    let mut e = limited_engine(MAX_ELO, 1);
+    // 2300 rather than the top: its budget (100,000 nodes) ends the search
+    // before the clock does, and soon.
+    let mut e = limited_engine(2300, 1);
     // Searched nodes tell the level: a higher Elo searches more.
     let nodes_at = |e: &mut Engine| {
         e.send("ucinewgame");
@@ -1675,14 +1677,14 @@ fn uci_elo_out_of_range_is_refused_and_keeps_the_old_value() {
         out.check(&pos, mode);
         final_nodes(&out)
     };
-    let strongest = nodes_at(&mut e);
+    let strong = nodes_at(&mut e);
     e.expect_silent("setoption name UCI_Elo value 2000");
     let middle = nodes_at(&mut e);
     e.expect_silent(&format!("setoption name UCI_Elo value {MIN_ELO}"));
     let weakest = nodes_at(&mut e);
     assert!(
-        weakest < middle && middle < strongest,
-        "{weakest} {middle} {strongest}"
+        weakest < middle && middle < strong,
+        "{weakest} {middle} {strong}"
     );
     for bad in [
         format!("setoption name UCI_Elo value {}", MAX_ELO + 1),
