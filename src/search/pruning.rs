@@ -1,6 +1,6 @@
 //! The pruning and reduction rules of the main search, each a small
 //! predicate on the node's numbers, beside the parameters it uses. Each
-//! prunes or reduces only where a match showed it pays (README "Search").
+//! prunes or reduces only where a match showed it pays (docs/search.md).
 //! Whether a rule is switched on (`Techniques`) and the node's context (a PV
 //! node, in check, a singular search) are `negamax`'s business.
 
