@@ -489,17 +489,15 @@ impl Searcher<'_> {
     /// of the quiet moves tried before it.
     fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
         let techniques = self.setup.techniques;
+        let side = self.pos.turn();
+        let bonus = stat_bonus(depth);
         if techniques.history {
-            let side = self.pos.turn();
-            let bonus = stat_bonus(depth);
             self.memory.history.update(side, m, bonus);
             for &q in tried {
                 self.memory.history.update(side, q, -bonus);
             }
         }
         if techniques.continuation_history {
-            let side = self.pos.turn();
-            let bonus = stat_bonus(depth);
             for back in [1, 2] {
                 let Some(earlier) = ply.checked_sub(back).and_then(|p| self.moved[p]) else {
                     continue;

@@ -42,8 +42,7 @@ pub fn best_thread(results: &[SearchResult]) -> usize {
     }
     for &i in &candidates[..] {
         let (this, chosen) = (&results[i], &results[best]);
-        let proven = |score: i32| score.abs() >= TB_WIN_BOUND;
-        let better = if proven(chosen.score) {
+        let better = if is_proven(chosen.score) {
             // A proven result is replaced only by a better proven one (a
             // faster mate, a slower loss).
             this.score > chosen.score
@@ -71,8 +70,12 @@ pub fn best_thread(results: &[SearchResult]) -> usize {
 /// Two results for the same move where one is proven and the other is not
 /// (or proves something else): the proven one must speak for the move.
 fn proven_differs(a: &SearchResult, b: &SearchResult) -> bool {
-    let proven = |s: i32| s.abs() >= TB_WIN_BOUND;
-    (proven(a.score) || proven(b.score)) && a.score != b.score
+    (is_proven(a.score) || is_proven(b.score)) && a.score != b.score
+}
+
+/// A mate or tablebase result, not an evaluation.
+fn is_proven(score: i32) -> bool {
+    score.abs() >= TB_WIN_BOUND
 }
 
 #[cfg(test)]
