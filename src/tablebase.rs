@@ -263,6 +263,16 @@ pub struct Syzygy {
     cardinality: u32,
 }
 
+impl std::fmt::Debug for Syzygy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Syzygy")
+            .field("tables", &self.tables.table_count())
+            .field("settings", &self.settings)
+            .field("cardinality", &self.cardinality)
+            .finish()
+    }
+}
+
 impl Syzygy {
     /// `None` if the settings leave nothing to probe (`SyzygyProbeLimit` 0).
     pub fn new(tables: Arc<Tables>, settings: TbSettings) -> Option<Syzygy> {
@@ -276,6 +286,11 @@ impl Syzygy {
 
     pub fn settings(&self) -> TbSettings {
         self.settings
+    }
+
+    /// The most pieces it probes.
+    pub fn max_pieces(&self) -> u32 {
+        self.cardinality
     }
 
     /// Can this position be in the tables at all? Few enough pieces and no

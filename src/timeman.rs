@@ -15,8 +15,10 @@ use shakmaty::Color;
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
-    /// No new iteration starts once this many nodes are searched (data
-    /// generation: a node budget that still ends on a whole iteration).
+    /// No new iteration starts once this many nodes are searched, and with
+    /// one line, a running one ends once its best move has an exact score
+    /// (data generation: a node budget whose searches end on a scored
+    /// move).
     pub soft_nodes: Option<u64>,
     pub movetime: Option<u64>,
     pub wtime: Option<i64>,

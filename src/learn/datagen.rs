@@ -28,6 +28,7 @@ use crate::learn::viriformat::Game;
 use crate::nnue::{self, Network};
 use crate::position::Position;
 use crate::search::{Control, MATE_BOUND, SearchMemory, SearchSetup, Searcher};
+use crate::tablebase::{self, Syzygy, TbSettings, Wdl};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 
@@ -37,8 +38,12 @@ pub struct Config {
     pub out: PathBuf,
     pub threads: usize,
     pub seed: u64,
-    /// Soft node limit of each move's search: no iteration starts after it.
+    /// Soft node limit of each move's search: no iteration starts after it,
+    /// and the one running ends once its best move has an exact score.
     pub nodes: u64,
+    /// Hard node limit of each move's search (`HARD_NODES_FACTOR` × `nodes`
+    /// if `None`).
+    pub max_nodes: Option<u64>,
     /// Stop once this many positions (or games) are written; neither: run
     /// until killed.
     pub positions: Option<u64>,
@@ -51,6 +56,8 @@ pub struct Config {
     pub progress_every: Duration,
     /// The net the games are played with (the embedded one by default).
     pub net: Arc<Network>,
+    /// Endgame tablebases: a game that reaches them ends with their verdict.
+    pub syzygy: Option<Syzygy>,
 }
 
 impl Default for Config {
@@ -60,24 +67,28 @@ impl Default for Config {
             threads: 1,
             seed: 1,
             nodes: 5_000,
+            max_nodes: None,
             positions: None,
             games: None,
             random_plies: 8,
             hash_mb: 2,
             progress_every: Duration::from_secs(5),
             net: nnue::embedded(),
+            syzygy: None,
         }
     }
 }
 
 pub const USAGE: &str = "usage: lasker datagen --out FILE [--threads N] [--seed S] [--nodes N]
-                      [--positions N | --games N] [--random-plies N] [--hash MB]
-                      [--net embedded|FILE]
+                      [--max-nodes N] [--positions N | --games N] [--random-plies N]
+                      [--hash MB] [--net embedded|FILE] [--syzygy PATH]
   Self-play games; appends them to FILE.vf (viriformat: a start position, then a move and a
   score per ply, about 4 bytes a position; `lasker convert` makes 32-byte records of them).
-  --nodes: soft node limit per move (default 5000); --random-plies: opening plies (default 8);
-  --hash: MB of hash table per thread (default 2).
+  --nodes: soft node limit per move (default 5000); --max-nodes: hard limit (default 8 x
+  --nodes); --random-plies: opening plies (default 8); --hash: MB of hash table per thread
+  (default 2).
   --net: play with this evaluation network (default: the one built into lasker).
+  --syzygy: tablebase folders (as SyzygyPath): a game that reaches them ends with their verdict.
   Without --positions or --games it runs until killed (Ctrl-C loses at most the games in play).";
 
 impl Config {
@@ -100,6 +111,7 @@ impl Config {
                 "--threads" => config.threads = number(flag, value()?)?,
                 "--seed" => config.seed = number(flag, value()?)?,
                 "--nodes" => config.nodes = number(flag, value()?)?,
+                "--max-nodes" => config.max_nodes = Some(number(flag, value()?)?),
                 "--positions" => config.positions = Some(number(flag, value()?)?),
                 "--games" => config.games = Some(number(flag, value()?)?),
                 "--random-plies" => config.random_plies = number(flag, value()?)?,
@@ -110,6 +122,7 @@ impl Config {
                         path => Arc::new(Network::load(Path::new(path)).map_err(|e| e.0)?),
                     }
                 }
+                "--syzygy" => config.syzygy = Some(load_tablebases(&value()?)?),
                 _ => return Err(format!("unknown flag '{flag}'\n{USAGE}")),
             }
         }
@@ -126,8 +139,29 @@ impl Config {
         if config.nodes == 0 || config.hash_mb == 0 {
             return Err("--nodes and --hash must be positive".into());
         }
+        if config.max_nodes() < config.nodes {
+            return Err("--max-nodes must be at least --nodes".into());
+        }
         Ok(config)
     }
+
+    /// The hard node limit of a move's search.
+    pub fn max_nodes(&self) -> u64 {
+        self.max_nodes
+            .unwrap_or(self.nodes.saturating_mul(HARD_NODES_FACTOR))
+    }
+}
+
+/// The tables of `--syzygy`: all of them must load.
+fn load_tablebases(path: &str) -> Result<Syzygy, String> {
+    let loaded = tablebase::load(path);
+    if let Some(error) = loaded.errors.first() {
+        return Err(format!("--syzygy: {error}"));
+    }
+    loaded
+        .tables
+        .and_then(|tables| Syzygy::new(Arc::new(tables), TbSettings::default()))
+        .ok_or_else(|| format!("--syzygy: no tables in '{path}'"))
 }
 
 /// Counters shared by the threads, read by the progress line.
@@ -140,20 +174,30 @@ pub struct Totals {
     pub black_wins: AtomicU64,
     /// Openings dropped because the search found them decided.
     pub dropped_openings: AtomicU64,
+    /// Games the tablebases ended.
+    pub tablebase_results: AtomicU64,
+    /// Searches (one a ply) and their nodes, in written games: the cost of
+    /// a position.
+    pub searches: AtomicU64,
+    pub nodes: AtomicU64,
 }
 
 impl Totals {
     fn line(&self, elapsed: Duration) -> String {
         let positions = self.positions.load(Ordering::Relaxed);
+        let searches = self.searches.load(Ordering::Relaxed);
         format!(
-            "games {} positions {} ({:.0}/s) W/D/L {}/{}/{} dropped openings {} time {:.0} s",
+            "games {} positions {} ({:.0}/s) nodes/move {:.0} W/D/L {}/{}/{} dropped openings {} \
+             tablebase results {} time {:.0} s",
             self.games.load(Ordering::Relaxed),
             positions,
             positions as f64 / elapsed.as_secs_f64().max(1e-9),
+            self.nodes.load(Ordering::Relaxed) as f64 / searches.max(1) as f64,
             self.white_wins.load(Ordering::Relaxed),
             self.draws.load(Ordering::Relaxed),
             self.black_wins.load(Ordering::Relaxed),
             self.dropped_openings.load(Ordering::Relaxed),
+            self.tablebase_results.load(Ordering::Relaxed),
             elapsed.as_secs_f64(),
         )
     }
@@ -220,7 +264,8 @@ fn generate(
     let mut rng = Rng::new(config.seed, thread as u64);
     let mut bytes = Vec::new();
     while !stop.load(Ordering::SeqCst) {
-        let game = match play_game(config, &tt, &mut rng, stop) {
+        let mut effort = Effort::default();
+        let game = match play_game(config, &tt, &mut rng, stop, &mut effort) {
             Played::Game(game) => game,
             Played::DecidedOpening => {
                 totals.dropped_openings.fetch_add(1, Ordering::Relaxed);
@@ -243,6 +288,13 @@ fn generate(
             Ordering::SeqCst,
         );
         totals.games.fetch_add(1, Ordering::SeqCst);
+        totals
+            .searches
+            .fetch_add(effort.searches, Ordering::Relaxed);
+        totals.nodes.fetch_add(effort.nodes, Ordering::Relaxed);
+        totals
+            .tablebase_results
+            .fetch_add(u64::from(effort.tablebase_result), Ordering::Relaxed);
         let counter = match game.result {
             GameResult::WhiteWins => &totals.white_wins,
             GameResult::Draw => &totals.draws,
@@ -283,12 +335,21 @@ pub enum Played {
     Stopped,
 }
 
-/// Plays one game.
+/// What a game's searches cost, and whether the tablebases ended it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Effort {
+    pub searches: u64,
+    pub nodes: u64,
+    pub tablebase_result: bool,
+}
+
+/// Plays one game, adding its searches to `effort`.
 pub fn play_game(
     config: &Config,
     tt: &TranspositionTable,
     rng: &mut Rng,
     stop: &AtomicBool,
+    effort: &mut Effort,
 ) -> Played {
     let mut pos = Position::default();
     for _ in 0..config.random_plies {
@@ -317,11 +378,23 @@ pub fn play_game(
             game.result = result;
             return Played::Game(game);
         }
+        if let Some(result) = config
+            .syzygy
+            .as_ref()
+            .and_then(|tb| tablebase_result(tb, &pos))
+        {
+            game.result = result;
+            effort.tablebase_result = true;
+            return Played::Game(game);
+        }
         if ply >= MAX_GAME_PLIES {
             break;
         }
-        let (searched, best, score, learned) = search(pos, tt, config, memory);
-        (pos, memory) = (searched, learned);
+        let searched = search(pos, tt, config, memory);
+        (pos, memory) = (searched.pos, searched.memory);
+        effort.searches += 1;
+        effort.nodes += searched.nodes;
+        let (best, score) = (searched.best, searched.score);
         let Some(best) = best else { break };
         if ply == 0 && score.abs() > MAX_OPENING_SCORE {
             return Played::DecidedOpening;
@@ -371,20 +444,30 @@ pub fn play_game(
     Played::Game(game)
 }
 
+/// One move's search: what it found, and what it borrowed back.
+pub(crate) struct MoveSearch {
+    /// The searched position, unchanged.
+    pub pos: Position,
+    pub best: Option<Move>,
+    /// For the side to move.
+    pub score: i32,
+    pub nodes: u64,
+    pub memory: SearchMemory,
+}
+
 /// One move's search on a fresh `Control`, sharing the thread's table and
-/// memory with the game's earlier moves. Returns the position (unchanged),
-/// the best move, its score for the side to move and the memory.
+/// memory with the game's earlier moves.
 pub(crate) fn search(
     pos: Position,
     tt: &TranspositionTable,
     config: &Config,
     memory: SearchMemory,
-) -> (Position, Option<Move>, i32, SearchMemory) {
+) -> MoveSearch {
     let nodes = config.nodes;
     tt.new_search(pos.piece_count());
     let control = Control::default();
     let limits = Limits {
-        nodes: Some(nodes.saturating_mul(HARD_NODES_FACTOR)),
+        nodes: Some(config.max_nodes()),
         soft_nodes: Some(nodes),
         ..Limits::default()
     };
@@ -395,7 +478,29 @@ pub(crate) fn search(
     let mut searcher = Searcher::with_memory(pos, &setup, 0, memory);
     let result = searcher.iterate();
     let pos = std::mem::take(&mut searcher.pos);
-    (pos, result.best, result.score, searcher.into_memory())
+    MoveSearch {
+        pos,
+        best: result.best,
+        score: result.score,
+        nodes: result.nodes,
+        memory: searcher.into_memory(),
+    }
+}
+
+/// The tables' verdict on a game that has just entered them (a capture or
+/// a pawn move: the fifty-move counter is zero, so the verdict is exact,
+/// the fifty-move rule included): a cursed win or a blessed loss is a
+/// draw.
+fn tablebase_result(tb: &Syzygy, pos: &Position) -> Option<GameResult> {
+    if pos.halfmoves() != 0 || pos.piece_count() > tb.max_pieces() {
+        return None;
+    }
+    let us = pos.turn();
+    Some(match tb.probe_wdl(pos.board())? {
+        Wdl::Win => GameResult::winner(us),
+        Wdl::Loss => GameResult::winner(!us),
+        Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => GameResult::Draw,
+    })
 }
 
 /// Checkmate, stalemate, insufficient material, the fifty-move rule and
@@ -455,11 +560,14 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         let mut rng = Rng::new(seed, 0);
         let stop = AtomicBool::new(false);
-        std::iter::from_fn(|| match play_game(&small_config(), &tt, &mut rng, &stop) {
-            Played::Game(game) => Some(Some(game)),
-            Played::DecidedOpening => Some(None),
-            Played::Stopped => None,
-        })
+        let mut effort = Effort::default();
+        std::iter::from_fn(
+            || match play_game(&small_config(), &tt, &mut rng, &stop, &mut effort) {
+                Played::Game(game) => Some(Some(game)),
+                Played::DecidedOpening => Some(None),
+                Played::Stopped => None,
+            },
+        )
         .flatten()
         .take(count)
         .collect()
@@ -535,6 +643,38 @@ mod tests {
         assert!(Arc::ptr_eq(&Config::default().net, &nnue::embedded()));
     }
 
+    /// The tables' verdict, from the side to move, once a capture or a pawn
+    /// move has just entered them.
+    #[test]
+    fn tablebases_end_a_game_with_their_verdict() {
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/syzygy");
+        if !Path::new(folder).is_dir() {
+            eprintln!("skipped: no tablebases at {folder}");
+            return;
+        }
+        let tb = load_tablebases(folder).unwrap();
+        let result = |fen: &str| {
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            tablebase_result(&tb, &pos)
+        };
+        let white_wins = Some(GameResult::WhiteWins);
+        assert_eq!(result("8/8/8/8/8/2k5/8/KQ6 w - - 0 1"), white_wins);
+        assert_eq!(result("8/8/8/8/8/2k5/8/KQ6 b - - 0 1"), white_wins);
+        assert_eq!(
+            result("8/8/8/8/8/2K5/8/kq6 w - - 0 1"),
+            Some(GameResult::BlackWins)
+        );
+        assert_eq!(
+            result("4k3/8/8/r7/8/8/8/4K2R w - - 0 1"),
+            Some(GameResult::Draw)
+        );
+        // Not just entered (the fifty-move counter runs), too many pieces.
+        assert_eq!(result("8/8/8/8/8/2k5/8/KQ6 w - - 3 2"), None);
+        assert_eq!(result(Position::default().fen().as_str()), None);
+        let bad = ["--out", "x.vf", "--syzygy", "/no/such/folder"].map(String::from);
+        assert!(Config::from_args(&bad).is_err());
+    }
+
     #[test]
     fn flags_are_checked() {
         let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
@@ -550,6 +690,7 @@ mod tests {
             "--out x.vf --games",
             "--out x.vf --colour blue",
             "--out x.vf --net /no/such/net.nnue",
+            "--out x.vf --nodes 900 --max-nodes 800",
             // Games only: records would need `convert`.
             "--out x.bin",
             "--out x",

@@ -107,11 +107,11 @@ pub fn generate(
             continue;
         }
         tt.clear();
-        let (pos, best, score, _) = datagen::search(pos, &tt, &config, SearchMemory::default());
-        if best.is_none() || score.abs() > datagen::MAX_OPENING_SCORE {
+        let searched = datagen::search(pos, &tt, &config, SearchMemory::default());
+        if searched.best.is_none() || searched.score.abs() > datagen::MAX_OPENING_SCORE {
             continue;
         }
-        emit(&pos.fen());
+        emit(&searched.pos.fen());
         found += 1;
     }
     Ok(())

@@ -297,6 +297,7 @@ impl Searcher<'_> {
     /// `pv_index` on (earlier ones are the better MultiPV lines).
     fn search_root(&mut self, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         let depth = depth as i32;
+        let window_alpha = alpha;
         let mut best = -INFINITY;
         for i in self.pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
@@ -343,8 +344,31 @@ impl Searcher<'_> {
                     break;
                 }
             }
+            if best > window_alpha && self.soft_nodes_spent() {
+                // The best move so far has an exact score at this depth;
+                // the rest would only check the alternatives.
+                for rm in &mut self.root_moves[i + 1..] {
+                    rm.score = -INFINITY;
+                }
+                self.stopped = self.finish_early();
+                return best;
+            }
         }
         best
+    }
+
+    /// Past the soft node limit, an iteration ends as soon as its best
+    /// move has an exact score, instead of running to the hard limit (it
+    /// costs a few times the last one): data generation's searches, one
+    /// line on one thread.
+    fn soft_nodes_spent(&self) -> bool {
+        self.thread_id == 0
+            && self.setup.multipv == 1
+            && self
+                .setup
+                .limits
+                .soft_nodes
+                .is_some_and(|n| self.nodes >= n)
     }
 
     /// A root in the tablebases: its moves are ranked by DTZ and only those

@@ -185,3 +185,46 @@ fn score_formatting() {
     assert_eq!(format_score(TB_WIN_BOUND), "cp 19872");
     assert_eq!(format_score(MATE_BOUND), format!("mate {}", MAX_PLY / 2));
 }
+
+fn search_limits(fen: &str, limits: Limits) -> SearchResult {
+    let control = Control::default();
+    let tt = TranspositionTable::new(16).unwrap();
+    let setup = SearchSetup::quiet(&control, &tt, limits);
+    let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+    Searcher::new(pos, &setup, 0).iterate()
+}
+
+/// Past the soft node limit, the iteration running ends once its best move
+/// has an exact score: fewer nodes than completing that iteration, and a
+/// real score (not a bound or -INFINITY) for a legal move.
+#[test]
+fn soft_nodes_end_the_last_iteration_at_a_scored_best_move() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    for soft in [2_000, 5_000, 20_000] {
+        let soft_search = search_limits(
+            kiwipete,
+            Limits {
+                soft_nodes: Some(soft),
+                ..Limits::default()
+            },
+        );
+        assert!(soft_search.nodes >= soft);
+        let best = soft_search.best.expect("a legal move");
+        let pos = Position::from_fen(kiwipete, CastlingMode::Standard).unwrap();
+        assert!(pos.board().legal_moves().contains(&best));
+        assert!(soft_search.score.abs() < MATE_BOUND);
+        // It ended inside the iteration after its last completed one (the
+        // same search to a depth limit walks the same tree).
+        let completed = search_fen(kiwipete, soft_search.depth);
+        let next = search_fen(kiwipete, soft_search.depth + 1);
+        assert!(
+            completed.nodes < soft_search.nodes && soft_search.nodes < next.nodes,
+            "soft {soft}: {} nodes; depth {} took {}, depth {} {}",
+            soft_search.nodes,
+            soft_search.depth,
+            completed.nodes,
+            soft_search.depth + 1,
+            next.nodes
+        );
+    }
+}
