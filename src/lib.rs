@@ -10,6 +10,7 @@
 //! shakmaty that keeps the incremental key and the repetition counters.
 //! `strength` (`UCI_LimitStrength`: the node budget and the choice among
 //! root moves of a weakened search) sits between `engine` and `search`.
+//! `rng` is the one random generator (strength, openings, training).
 //! `perft` and `bench` stand beside the search; `learn` (self-play data,
 //! its formats and the trainer) stands beside the engine and is not on its
 //! search path.
@@ -26,6 +27,7 @@ pub mod movepick;
 pub mod nnue;
 pub mod perft;
 pub mod position;
+pub mod rng;
 pub mod score;
 pub mod search;
 pub mod see;

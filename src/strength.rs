@@ -26,9 +26,7 @@
 //! yet calibrated against Stockfish's `UCI_Elo` (docs/strength.md gives
 //! the matches that will calibrate it; only this table changes).
 
-use std::hash::BuildHasher;
-use std::time::SystemTime;
-
+use crate::rng::Rng;
 use crate::score::{INFINITY, TB_WIN_BOUND};
 use crate::timeman::Limits;
 
@@ -203,32 +201,6 @@ pub fn choose(scores: &[i32], weakness: i64, rng: &mut Rng) -> usize {
         }
     }
     best.0
-}
-
-/// SplitMix64: small, fast, and plenty for choosing moves. Not for
-/// anything secret.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// Seeded from the process's hash keys (random per process) and the
-    /// time: a different sequence on every run.
-    pub fn from_entropy() -> Rng {
-        let state = std::collections::hash_map::RandomState::new();
-        Rng(state.hash_one(SystemTime::now()))
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 #[cfg(test)]

@@ -399,7 +399,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::datagen::Rng;
+    use crate::rng::Rng;
     use shakmaty::{Chess, Position as _, fen::Fen};
 
     #[test]
@@ -453,7 +453,7 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", // 78
             "4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1",  // 13
         ];
-        let mut rng = Rng::new(5, 0);
+        let mut rng = Rng::new(5);
         let mut records = Vec::new();
         for fen in fens {
             let pos: Chess = fen

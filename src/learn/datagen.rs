@@ -27,6 +27,7 @@ use crate::learn::trainingdata::GameResult;
 use crate::learn::viriformat::Game;
 use crate::nnue::{self, Network};
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::search::{Control, MATE_BOUND, SearchMemory, SearchSetup, Searcher};
 use crate::tablebase::{self, Syzygy, TbSettings, Wdl};
 use crate::timeman::Limits;
@@ -261,7 +262,7 @@ fn generate(
 ) -> Result<(), String> {
     let tt = TranspositionTable::new(config.hash_mb)
         .map_err(|e| format!("thread {thread}: hash table: {e}"))?;
-    let mut rng = Rng::new(config.seed, thread as u64);
+    let mut rng = Rng::with_stream(config.seed, thread as u64);
     let mut bytes = Vec::new();
     while !stop.load(Ordering::SeqCst) {
         let mut effort = Effort::default();
@@ -519,30 +520,6 @@ fn result_by_rules(pos: &Position, keys: &[u64]) -> Option<GameResult> {
         .then_some(GameResult::Draw)
 }
 
-/// A small, fast, seedable generator (SplitMix64).
-pub struct Rng(u64);
-
-impl Rng {
-    /// Thread `stream` of `seed`: streams of one seed never overlap in
-    /// practice.
-    pub fn new(seed: u64, stream: u64) -> Rng {
-        Rng(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F))
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..n (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -558,7 +535,7 @@ mod tests {
 
     fn games(seed: u64, count: usize) -> Vec<Game> {
         let tt = TranspositionTable::new(1).unwrap();
-        let mut rng = Rng::new(seed, 0);
+        let mut rng = Rng::new(seed);
         let stop = AtomicBool::new(false);
         let mut effort = Effort::default();
         std::iter::from_fn(

@@ -15,9 +15,10 @@ use std::sync::Arc;
 
 use shakmaty::{CastlingMode, Position as _};
 
-use super::datagen::{self, Rng};
+use super::datagen;
 use crate::nnue::Network;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::search::SearchMemory;
 use crate::tt::TranspositionTable;
 
@@ -84,7 +85,7 @@ pub fn generate(
         ..datagen::Config::default()
     };
     let tt = TranspositionTable::new(config.hash_mb).map_err(|e| format!("hash table: {e}"))?;
-    let mut rng = Rng::new(request.seed, STREAM);
+    let mut rng = Rng::with_stream(request.seed, STREAM);
     let mut found = 0;
     let mut tries = 0u64;
     while found < request.count {

@@ -27,9 +27,9 @@ use std::time::Instant;
 use arrayvec::ArrayVec;
 
 use crate::learn::data;
-use crate::learn::datagen::Rng;
 use crate::learn::trainingdata::ChessBoard;
 use crate::nnue::{self, HIDDEN, INPUTS, Network, QA, QB};
+use crate::rng::Rng;
 
 const H: usize = HIDDEN;
 // The flat parameter vector: feature weights, feature biases, output
@@ -210,7 +210,7 @@ fn target(record: &ChessBoard, wdl: f32) -> f32 {
 
 impl Trainer {
     pub fn new(seed: u64) -> Trainer {
-        let mut rng = Rng::new(seed, u64::from_le_bytes(*b"train\0\0\0"));
+        let mut rng = Rng::with_stream(seed, u64::from_le_bytes(*b"train\0\0\0"));
         let mut uniform =
             |limit: f32| (rng.next_u64() as f64 / u64::MAX as f64) as f32 * 2.0 * limit - limit;
         let mut params = vec![0.0; PARAMS];
@@ -549,7 +549,7 @@ pub fn run(config: &Config) -> Result<f32, String> {
         // The epoch's order depends only on the seed and the epoch, so a
         // resumed run sees the batches the interrupted one would have.
         let mut order: Vec<u32> = (0..train.len() as u32).collect();
-        let mut rng = Rng::new(config.seed, epoch as u64);
+        let mut rng = Rng::with_stream(config.seed, epoch as u64);
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
         }

@@ -10,8 +10,9 @@ use shakmaty::CastlingMode;
 use super::{Uci, error, send};
 use crate::nnue::{self, Network};
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::search::Techniques;
-use crate::strength::{self, Rng};
+use crate::strength;
 use crate::tablebase::{self, TbSettings};
 use crate::tt::TranspositionTable;
 
