@@ -219,7 +219,9 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
     if let Some(s) = &strength {
         s.level.restrict(&mut limits);
         threads = 1;
-        multipv = multipv.max(strength::CANDIDATE_LINES);
+        if s.level.chooses() {
+            multipv = multipv.max(strength::CANDIDATE_LINES);
+        }
         debug!("strength: {s:?}");
     }
     let budget = TimeBudget::new(&limits, position.turn(), move_overhead_ms);

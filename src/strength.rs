@@ -9,7 +9,9 @@
 //!   times it); the clock's time budget applies as always, so a limited
 //!   search can only finish sooner;
 //! - it ranks `CANDIDATE_LINES` root moves (MultiPV lines, whatever
-//!   `MultiPV` says; all of them are reported);
+//!   `MultiPV` says; all of them are reported), unless its weakness is 0
+//!   (the top levels: the node budget alone weakens, and one line costs
+//!   less than four);
 //! - the move played is chosen among those lines by Stockfish's rule: each
 //!   line's score gets a bonus made of a fixed part, larger for worse lines
 //!   and for weaker levels, and a random part, and the highest total wins
@@ -62,19 +64,17 @@ struct Anchor {
     weakness: i64,
 }
 
-/// PROVISIONAL, NOT YET CALIBRATED. The mapping from `UCI_Elo` to Lasker's
-/// level. Rows must rise in Elo and nodes and fall in weakness (a test
-/// checks the whole mapping is monotone); between rows the node budget is
-/// interpolated geometrically and the weakness linearly.
+/// The mapping from `UCI_Elo` to Lasker's level, fitted to matches against
+/// Stockfish 15.1 at the same `UCI_Elo`, 10+0.1 (docs/strength.md has the
+/// matches and the fit). Rows must rise in Elo and nodes and fall in
+/// weakness (a test checks the whole mapping is monotone); between rows the
+/// node budget is interpolated geometrically and the weakness linearly.
 ///
-/// The rows are a guess steered by a few probes of 10 to 12 games against
-/// Stockfish at the same `UCI_Elo` (docs/strength.md): Stockfish's own
-/// shape (a one-ply search at weakness 120 at the bottom) lost every game
-/// at 1400, Lasker's evaluation being weaker than Stockfish's at one ply, so
-/// the bottom searches a few plies and chooses less wildly; at 10+0.1 the
-/// top rows' budgets exceed what the clock allows and the choice alone
-/// weakens. The calibration (docs/strength.md) fits the rows until Lasker
-/// at `UCI_Elo` E scores 50% ± 10% against Stockfish at E.
+/// Up to 2300 the rows are the first screen's rows moved to the Elo they
+/// played at. At 10+0.1 the clock allows about 400,000 nodes a move, so the
+/// 2600 row is a full-strength search of one line (weakness 0), and so is
+/// everything above it: Lasker at full strength scored -179 +/- 151 Elo
+/// against Stockfish at 2850, so the top of the range is out of reach.
 const LEVELS: [Anchor; 6] = [
     Anchor {
         elo: 1350,
@@ -83,28 +83,28 @@ const LEVELS: [Anchor; 6] = [
     },
     Anchor {
         elo: 1700,
-        nodes: 6_000,
-        weakness: 76,
+        nodes: 3_500,
+        weakness: 82,
     },
     Anchor {
         elo: 2000,
-        nodes: 25_000,
-        weakness: 58,
+        nodes: 33_000,
+        weakness: 55,
     },
     Anchor {
         elo: 2300,
-        nodes: 100_000,
-        weakness: 44,
+        nodes: 360_000,
+        weakness: 33,
     },
     Anchor {
         elo: 2600,
-        nodes: 1_000_000,
-        weakness: 24,
+        nodes: 400_000,
+        weakness: 0,
     },
     Anchor {
         elo: 2850,
-        nodes: 5_000_000,
-        weakness: 10,
+        nodes: 50_000_000,
+        weakness: 0,
     },
 ];
 
@@ -114,7 +114,8 @@ pub struct Level {
     pub elo: i64,
     /// No iteration starts once the search has this many nodes.
     pub nodes: u64,
-    /// 0 .. `WEAKNESS_SCALE`: the larger, the likelier a worse line.
+    /// 0 .. `WEAKNESS_SCALE`: the larger, the likelier a worse line; 0
+    /// plays the best.
     pub weakness: i64,
 }
 
@@ -137,6 +138,11 @@ impl Level {
             nodes: nodes.clamp(lo.nodes, hi.nodes),
             weakness,
         }
+    }
+
+    /// Does the search rank candidate lines to choose among?
+    pub fn chooses(&self) -> bool {
+        self.weakness > 0
     }
 
     /// Adds this level's node budget to a search's limits (a tighter limit
@@ -163,7 +169,7 @@ impl Strength {
     /// score the search reports for its best move). `None`: play the best
     /// move (a proven result, or nothing to choose from).
     pub fn choose_line(&self, scores: &[i32], shown_best: i32) -> Option<usize> {
-        if shown_best.abs() >= TB_WIN_BOUND {
+        if !self.level.chooses() || shown_best.abs() >= TB_WIN_BOUND {
             return None;
         }
         let candidates = scores
@@ -225,7 +231,8 @@ mod tests {
             strongest.nodes >= 100 * weakest.nodes,
             "{weakest:?} {strongest:?}"
         );
-        assert!(weakest.weakness < WEAKNESS_SCALE && strongest.weakness >= 1);
+        assert!(weakest.weakness < WEAKNESS_SCALE && strongest.weakness == 0);
+        assert!(weakest.chooses() && !strongest.chooses());
     }
 
     #[test]

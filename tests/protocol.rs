@@ -1593,6 +1593,25 @@ fn limited_strength_plays_legal_moves_at_one_millisecond() {
     }
 }
 
+/// Weak levels rank four lines to choose among; the top levels (weakness
+/// 0) search one, as at full strength.
+#[test]
+fn weak_levels_choose_among_lines_and_the_top_searches_one() {
+    let mode = CastlingMode::Standard;
+    let pos = position(KIWIPETE, &[], mode);
+    for (elo, lines) in [(MIN_ELO, 4), (2000, 4), (2700, 1), (MAX_ELO, 1)] {
+        let mut e = limited_engine(elo, 5);
+        e.send(&format!("position fen {KIWIPETE}"));
+        let out = e.go("go movetime 300");
+        out.check(&pos, mode);
+        let most = out
+            .values("multipv")
+            .map(|v| v.parse::<usize>().unwrap())
+            .max();
+        assert_eq!(most, Some(lines), "at {elo}: {:?}", out.lines);
+    }
+}
+
 #[test]
 fn a_weak_level_plays_a_game_of_legal_moves_on_a_short_clock() {
     let mut e = limited_engine(MIN_ELO, 99);
@@ -1666,7 +1685,7 @@ fn the_same_seed_and_position_give_the_same_move() {
 fn uci_elo_out_of_range_is_refused_and_keeps_the_old_value() {
     let mode = CastlingMode::Standard;
     let pos = position(KIWIPETE, &[], mode);
-    // 2300 rather than the top: its budget (100,000 nodes) ends the search
+    // 2300 rather than the top: its budget (360,000 nodes) ends the search
     // before the clock does, and soon.
     let mut e = limited_engine(2300, 1);
     // Searched nodes tell the level: a higher Elo searches more.

@@ -13,6 +13,7 @@
 # LASKER (./lasker), STOCKFISH (/usr/games/stockfish, Debian's 15.1: its
 # UCI_Elo runs 1350..2850 like Lasker's), GAMES (100 a level), TC (10+0.1),
 # CONCURRENCY (2), OPENINGS (../shared/suites/openings_8moves_v3.epd),
+# SEED (1: which openings, in which order),
 # OUT (calibration/: a PGN and a log per level), MATCH
 # (../shared/tools/match.py). Both engines: one thread, 16 MB hash (their
 # defaults).
@@ -23,6 +24,7 @@ stockfish=${STOCKFISH:-/usr/games/stockfish}
 games=${GAMES:-100}
 tc=${TC:-10+0.1}
 concurrency=${CONCURRENCY:-2}
+seed=${SEED:-1}
 openings=${OPENINGS:-../shared/suites/openings_8moves_v3.epd}
 out=${OUT:-calibration}
 match=${MATCH:-../shared/tools/match.py}
@@ -41,7 +43,7 @@ for elo in "${levels[@]}"; do
     --opt1 UCI_LimitStrength=true --opt1 "UCI_Elo=$elo" \
     --opt2 UCI_LimitStrength=true --opt2 "UCI_Elo=$elo" \
     --tc "$tc" --games "$games" --openings "$openings" \
-    --concurrency "$concurrency" --pgn "$out/elo-$elo.pgn" \
+    --concurrency "$concurrency" --seed "$seed" --pgn "$out/elo-$elo.pgn" \
     | tee "$out/elo-$elo.log"
 done
 
