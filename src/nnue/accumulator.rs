@@ -11,109 +11,115 @@
 
 use shakmaty::{Bitboard, Board, Color, Piece, Position as _, Role};
 
-use super::{HIDDEN, Network, feature, simd};
+use super::{Network, feature, simd};
 use crate::position::Position;
 
 /// Past this many plies of updates a refresh (32 rows at most) is cheaper.
 const MAX_UPDATE_PLIES: usize = 8;
 
-#[derive(Clone)]
-struct Entry {
-    /// The key of the position this entry holds, if any.
-    key: Option<u64>,
-    /// By `Color as usize`.
-    acc: [[i16; HIDDEN]; 2],
-}
-
+/// The entries, flat: entry `i` holds the key of its position (if any) and
+/// `2 * width` accumulator values from `i * 2 * width` on, White's
+/// perspective then Black's, `width` being the hidden width of the net they
+/// were computed with.
 #[derive(Clone, Default)]
 pub struct AccumulatorStack {
-    entries: Vec<Entry>,
+    width: usize,
+    keys: Vec<Option<u64>>,
+    values: Vec<i16>,
 }
 
 impl AccumulatorStack {
     /// Forget every entry (the net changed).
     pub fn clear(&mut self) {
-        self.entries.clear();
+        self.keys.clear();
+        self.values.clear();
     }
 
     /// The net's evaluation of the top position, for the side to move.
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
         let top = pos.height() - 1;
         self.bring_up_to_date(net, pos, top);
-        let acc = &self.entries[top].acc;
-        debug_assert!(*acc == net.refresh(pos.board().board()), "{}", pos.fen());
-        let us = pos.turn();
-        net.output(&acc[us as usize], &acc[!us as usize])
+        let w = self.width;
+        let acc = &self.values[top * 2 * w..(top + 1) * 2 * w];
+        debug_assert!(acc == net.refresh(pos.board().board()), "{}", pos.fen());
+        let (white, black) = acc.split_at(w);
+        let (us, them) = match pos.turn() {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        let pieces = pos.board().board().occupied().count() as u32;
+        net.output(us, them, net.bucket(pieces))
     }
 
-    /// Both accumulators of the top position (tests).
-    pub fn current(&mut self, net: &Network, pos: &Position) -> [[i16; HIDDEN]; 2] {
+    /// Both accumulators of the top position, White's then Black's (tests).
+    pub fn current(&mut self, net: &Network, pos: &Position) -> Vec<i16> {
         let top = pos.height() - 1;
         self.bring_up_to_date(net, pos, top);
-        self.entries[top].acc
+        let w = self.width;
+        self.values[top * 2 * w..(top + 1) * 2 * w].to_vec()
     }
 
     fn bring_up_to_date(&mut self, net: &Network, pos: &Position, top: usize) {
-        if self.entries.len() <= top {
-            self.entries.resize(
-                top + 1,
-                Entry {
-                    key: None,
-                    acc: [[0; HIDDEN]; 2],
-                },
-            );
+        let w = net.hidden();
+        if self.width != w {
+            // Another net's width: nothing held is of use.
+            self.clear();
+            self.width = w;
         }
-        let is_current = |e: &Entry, i: usize| e.key == Some(pos.key_at(i));
+        if self.keys.len() <= top {
+            self.keys.resize(top + 1, None);
+            self.values.resize((top + 1) * 2 * w, 0);
+        }
+        let is_current = |key: Option<u64>, i: usize| key == Some(pos.key_at(i));
         let mut base = top;
-        while !is_current(&self.entries[base], base) {
+        while !is_current(self.keys[base], base) {
             if base == 0 || top - base >= MAX_UPDATE_PLIES {
-                let entry = &mut self.entries[top];
-                entry.acc = net.refresh(pos.board_at(top).board());
-                entry.key = Some(pos.key_at(top));
+                let acc = &mut self.values[top * 2 * w..(top + 1) * 2 * w];
+                net.refresh_into(pos.board_at(top).board(), acc);
+                self.keys[top] = Some(pos.key_at(top));
                 return;
             }
             base -= 1;
         }
         for i in base + 1..=top {
-            let (done, rest) = self.entries.split_at_mut(i);
-            let (parent, child) = (&done[i - 1], &mut rest[0]);
-            child.acc = parent.acc;
+            let (done, rest) = self.values.split_at_mut(i * 2 * w);
+            let (parent, child) = (&done[(i - 1) * 2 * w..], &mut rest[..2 * w]);
+            child.copy_from_slice(parent);
             apply_difference(
                 net,
                 pos.board_at(i - 1).board(),
                 pos.board_at(i).board(),
-                &mut child.acc,
+                child,
             );
-            child.key = Some(pos.key_at(i));
+            self.keys[i] = Some(pos.key_at(i));
         }
     }
 }
 
-/// Moves `acc` from `before` to `after` by the squares whose piece changed.
-fn apply_difference(net: &Network, before: &Board, after: &Board, acc: &mut [[i16; HIDDEN]; 2]) {
+/// Moves `acc` (White's accumulator, then Black's) from `before` to `after`
+/// by the squares whose piece changed.
+fn apply_difference(net: &Network, before: &Board, after: &Board, acc: &mut [i16]) {
+    let (white, black) = acc.split_at_mut(net.hidden());
     for color in Color::ALL {
         for role in Role::ALL {
             let piece = Piece { color, role };
             let (old, new) = (before.by_piece(piece), after.by_piece(piece));
-            update(net, acc, piece, old & !new, simd::sub_row);
-            update(net, acc, piece, new & !old, simd::add_row);
+            update(net, white, black, piece, old & !new, simd::sub_row);
+            update(net, white, black, piece, new & !old, simd::add_row);
         }
     }
 }
 
 fn update(
     net: &Network,
-    acc: &mut [[i16; HIDDEN]; 2],
+    white: &mut [i16],
+    black: &mut [i16],
     piece: Piece,
     squares: Bitboard,
-    op: fn(&mut [i16; HIDDEN], &[i16]),
+    op: fn(&mut [i16], &[i16]),
 ) {
     for square in squares {
-        for perspective in Color::ALL {
-            op(
-                &mut acc[perspective as usize],
-                net.row(feature(perspective, piece, square)),
-            );
-        }
+        op(white, net.row(feature(Color::White, piece, square)));
+        op(black, net.row(feature(Color::Black, piece, square)));
     }
 }
