@@ -221,8 +221,12 @@ impl Config {
         if !(0.0..=1.0).contains(&c.wdl) || !(0.0..0.5).contains(&c.validation) {
             return Err("--wdl must be in 0..1 and --validation in 0..0.5".into());
         }
-        nnue::check_shape(c.shape.hidden, c.shape.buckets)
-            .map_err(|e| format!("--hidden {} --output-buckets {}: {e}", c.shape.hidden, c.shape.buckets))?;
+        nnue::check_shape(c.shape.hidden, c.shape.buckets).map_err(|e| {
+            format!(
+                "--hidden {} --output-buckets {}: {e}",
+                c.shape.hidden, c.shape.buckets
+            )
+        })?;
         Ok(c)
     }
 }
@@ -896,9 +900,24 @@ mod tests {
             "--data a --out o --wdl 2",
             "--data a --out o --lr x",
             "--data a --out o --resume c.bin --init n.nnue",
+            "--data a --out o --hidden 100",
+            "--data a --out o --hidden 2048",
+            "--data a --out o --output-buckets 3",
+            "--data a --out o --output-buckets 0",
         ] {
             assert!(Config::from_args(&args(bad)).is_err(), "{bad}");
         }
+        let wide = Config::from_args(&args("--data a --out o --hidden 512 --output-buckets 8"));
+        assert_eq!(
+            wide.unwrap().shape,
+            Shape {
+                hidden: 512,
+                buckets: 8
+            }
+        );
+        let plain = Config::from_args(&args("--data a --out o")).unwrap();
+        assert_eq!(plain.shape, Shape::default());
+        assert_eq!((plain.shape.hidden, plain.shape.buckets), (128, 1));
         let dir = scratch("bad");
         let config = Config {
             data: vec![dir.join("missing.bin")],
@@ -933,6 +952,101 @@ mod tests {
                 "{fen}: {float_cp} against {engine_cp}"
             );
         }
+    }
+
+    /// A 256-wide net with 8 output buckets trains, writes a version 2 net
+    /// file and a checkpoint of its shape; `--init` and `--resume` take it
+    /// for that shape and refuse it, saying why, for another.
+    #[test]
+    fn wide_nets_with_buckets_train_and_shapes_must_match() {
+        let dir = scratch("wide");
+        let data = tiny_data(&dir);
+        let shape = Shape {
+            hidden: 256,
+            buckets: 8,
+        };
+        let config = |out: &str, shape: Shape| Config {
+            data: vec![data.clone()],
+            out: dir.join(out),
+            epochs: 2,
+            stop_after: Some(1),
+            batch: 256,
+            validation: 0.1,
+            shape,
+            ..Config::default()
+        };
+        let before = Trainer::new(1, shape);
+        run(&config("wide", shape)).unwrap();
+        let net = Network::load(&dir.join("wide/net-1.nnue")).unwrap();
+        assert_eq!((net.hidden(), net.buckets(), net.version()), (256, 8, 2));
+        let trained = Trainer::load_checkpoint(&dir.join("wide/checkpoint.bin")).unwrap();
+        assert_eq!(trained.shape(), shape);
+        assert!(trained.quantise() == net);
+        // The positions' buckets trained: output weights of more than one
+        // bucket moved.
+        let l = Layout::of(shape);
+        let moved = (0..8)
+            .filter(|b| {
+                let head = l.w2 + b * 512..l.w2 + (b + 1) * 512;
+                trained.params[head.clone()] != before.params[head]
+            })
+            .count();
+        assert!(moved >= 3, "{moved} heads trained");
+
+        let init = |out: &str, shape| Config {
+            init: Some(dir.join("wide/net-1.nnue")),
+            ..config(out, shape)
+        };
+        run(&init("again", shape)).unwrap();
+        let refused = run(&init("narrow", Shape::default())).unwrap_err();
+        assert!(
+            refused.contains("--init is a net 256 wide with 8 output buckets")
+                && refused.contains("one 128 wide with 1 output bucket"),
+            "{refused}"
+        );
+        let resume = |shape| Config {
+            resume: Some(dir.join("wide/checkpoint.bin")),
+            stop_after: None,
+            ..config("wide", shape)
+        };
+        let refused = run(&resume(Shape::default())).unwrap_err();
+        assert!(refused.contains("--resume is a net 256 wide"), "{refused}");
+        run(&resume(shape)).unwrap();
+        assert_eq!(
+            Trainer::load_checkpoint(&dir.join("wide/checkpoint.bin"))
+                .unwrap()
+                .epoch,
+            2
+        );
+        // Net 3 can't start an 8-bucket net.
+        let from_net_3 = Config {
+            init: Some(PathBuf::from("nets/default.nnue")),
+            ..config("from-net-3", shape)
+        };
+        let refused = run(&from_net_3).unwrap_err();
+        assert!(
+            refused.contains("128 wide with 1 output bucket"),
+            "{refused}"
+        );
+
+        // A checkpoint of the version before shapes (LKTRAIN1: width, step,
+        // epoch) loads as 128 wide with one output.
+        let narrow = Trainer::new(3, Shape::default());
+        narrow.save_checkpoint(&dir.join("v2.bin")).unwrap();
+        let v2 = fs::read(dir.join("v2.bin")).unwrap();
+        let mut v1 = b"LKTRAIN1".to_vec();
+        v1.extend_from_slice(&v2[8..16]); // the width
+        v1.extend_from_slice(&v2[24..]); // step, epoch and the floats
+        fs::write(dir.join("v1.bin"), &v1).unwrap();
+        let loaded = Trainer::load_checkpoint(&dir.join("v1.bin")).unwrap();
+        assert_eq!(loaded.shape(), Shape::default());
+        assert!(loaded.params == narrow.params);
+        // Cut short, it is refused.
+        fs::write(dir.join("cut.bin"), &v1[..v1.len() - 4]).unwrap();
+        assert!(Trainer::load_checkpoint(&dir.join("cut.bin")).is_err());
+        fs::write(dir.join("cut.bin"), &v1[..20]).unwrap();
+        assert!(Trainer::load_checkpoint(&dir.join("cut.bin")).is_err());
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -367,8 +367,7 @@ impl Network {
         // * SCALE / (QA * QB)| < (2^31 + 2^27) * 400 / 16320 < 2^26. For
         // version 1's width the sum fits i32 and this is exactly the old
         // i32 arithmetic (integer division truncates the same way).
-        let scaled = (sum / i64::from(QA) + i64::from(self.output_bias[bucket]))
-            * i64::from(SCALE)
+        let scaled = (sum / i64::from(QA) + i64::from(self.output_bias[bucket])) * i64::from(SCALE)
             / i64::from(QA * QB);
         scaled as i32
     }
@@ -493,10 +492,7 @@ mod tests {
                         }
                         if xorshift(&mut rng).is_multiple_of(5) {
                             pos.unmake();
-                            assert_eq!(
-                                stack.current(&net, &pos),
-                                net.refresh(pos.board().board())
-                            );
+                            assert_eq!(stack.current(&net, &pos), net.refresh(pos.board().board()));
                         }
                     }
                 }
@@ -558,7 +554,17 @@ mod tests {
 
     #[test]
     fn output_buckets_go_by_piece_count() {
-        let expected = [(2, 0), (5, 0), (6, 1), (9, 1), (10, 2), (17, 3), (29, 6), (30, 7), (32, 7)];
+        let expected = [
+            (2, 0),
+            (5, 0),
+            (6, 1),
+            (9, 1),
+            (10, 2),
+            (17, 3),
+            (29, 6),
+            (30, 7),
+            (32, 7),
+        ];
         for (pieces, bucket) in expected {
             assert_eq!(output_bucket(pieces, 8), bucket, "{pieces} pieces");
             assert_eq!(output_bucket(pieces, 1), 0);
@@ -595,10 +601,10 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", // 32: bucket 7
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", // 32
             "2r3k1/5pp1/p3p2p/1p1nP3/3P4/P4N1P/1q3PP1/3Q1RK1 b - - 0 25", // 20: bucket 4
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",                  // 10: bucket 2
-            "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1",                    // 10
-            "4k3/8/8/8/8/8/8/4K2R b K - 0 1",                             // 3: bucket 0
-            "6k1/8/8/8/8/8/8/QQQQQQK1 w - - 0 1",                         // 8: bucket 1
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",                // 10: bucket 2
+            "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1",                  // 10
+            "4k3/8/8/8/8/8/8/4K2R b K - 0 1",                           // 3: bucket 0
+            "6k1/8/8/8/8/8/8/QQQQQQK1 w - - 0 1",                       // 8: bucket 1
         ];
         let mut buckets_seen = Vec::new();
         for fen in fens {
@@ -607,7 +613,11 @@ mod tests {
             let bucket = net.bucket(board.occupied().count() as u32);
             buckets_seen.push(bucket);
             let eval = net.evaluate_board(board, pos.turn());
-            assert_eq!(eval, heads[bucket].evaluate_board(board, pos.turn()), "{fen}");
+            assert_eq!(
+                eval,
+                heads[bucket].evaluate_board(board, pos.turn()),
+                "{fen}"
+            );
             assert_eq!(AccumulatorStack::default().evaluate(&net, &pos), eval);
             let others = (0..8).filter(|&b| b != bucket);
             let differ = others
@@ -672,7 +682,11 @@ mod tests {
             (256, u32::MAX, "output buckets"),
         ] {
             let b = with_word(&with_word(&v2, 3, hidden), 4, buckets);
-            assert!(refused(&b).contains(message), "{hidden} {buckets}: {}", refused(&b));
+            assert!(
+                refused(&b).contains(message),
+                "{hidden} {buckets}: {}",
+                refused(&b)
+            );
         }
         // A version 2 header whose shape disagrees with the file's size.
         assert!(refused(&with_word(&v2, 3, 256)).contains("truncated"));
