@@ -9,9 +9,9 @@
 //! key of the position at its height. Where no ancestor is current within a
 //! few plies (a new root, a long jump) a refresh from the board is cheaper.
 
-use shakmaty::{Bitboard, Board, Color, Piece, Position as _, Role};
+use shakmaty::{Board, Color, Piece, Position as _, Role};
 
-use super::{Network, feature, simd};
+use super::{Network, by_width, feature, simd};
 use crate::position::Position;
 
 /// Past this many plies of updates a refresh (32 rows at most) is cheaper.
@@ -20,7 +20,8 @@ const MAX_UPDATE_PLIES: usize = 8;
 /// The entries, flat: entry `i` holds the key of its position (if any) and
 /// `2 * width` accumulator values from `i * 2 * width` on, White's
 /// perspective then Black's, `width` being the hidden width of the net they
-/// were computed with.
+/// were computed with. The methods run generic over the width
+/// (`by_width!`), so that the common widths' loops have fixed lengths.
 #[derive(Clone, Default)]
 pub struct AccumulatorStack {
     width: usize,
@@ -37,9 +38,13 @@ impl AccumulatorStack {
 
     /// The net's evaluation of the top position, for the side to move.
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
+        by_width!(net.hidden(), |W| self.evaluate_lanes::<W>(net, pos))
+    }
+
+    fn evaluate_lanes<const W: usize>(&mut self, net: &Network, pos: &Position) -> i32 {
         let top = pos.height() - 1;
-        self.bring_up_to_date(net, pos, top);
-        let w = self.width;
+        self.bring_up_to_date::<W>(net, pos, top);
+        let w = net.lanes::<W>();
         let acc = &self.values[top * 2 * w..(top + 1) * 2 * w];
         debug_assert!(acc == net.refresh(pos.board().board()), "{}", pos.fen());
         let (white, black) = acc.split_at(w);
@@ -48,19 +53,19 @@ impl AccumulatorStack {
             Color::Black => (black, white),
         };
         let pieces = pos.board().board().occupied().count() as u32;
-        net.output(us, them, net.bucket(pieces))
+        net.output_lanes::<W>(us, them, net.bucket(pieces))
     }
 
     /// Both accumulators of the top position, White's then Black's (tests).
     pub fn current(&mut self, net: &Network, pos: &Position) -> Vec<i16> {
         let top = pos.height() - 1;
-        self.bring_up_to_date(net, pos, top);
+        by_width!(net.hidden(), |W| self.bring_up_to_date::<W>(net, pos, top));
         let w = self.width;
         self.values[top * 2 * w..(top + 1) * 2 * w].to_vec()
     }
 
-    fn bring_up_to_date(&mut self, net: &Network, pos: &Position, top: usize) {
-        let w = net.hidden();
+    fn bring_up_to_date<const W: usize>(&mut self, net: &Network, pos: &Position, top: usize) {
+        let w = net.lanes::<W>();
         if self.width != w {
             // Another net's width: nothing held is of use.
             self.clear();
@@ -75,7 +80,7 @@ impl AccumulatorStack {
         while !is_current(self.keys[base], base) {
             if base == 0 || top - base >= MAX_UPDATE_PLIES {
                 let acc = &mut self.values[top * 2 * w..(top + 1) * 2 * w];
-                net.refresh_into(pos.board_at(top).board(), acc);
+                net.refresh_lanes::<W>(pos.board_at(top).board(), acc);
                 self.keys[top] = Some(pos.key_at(top));
                 return;
             }
@@ -85,7 +90,7 @@ impl AccumulatorStack {
             let (done, rest) = self.values.split_at_mut(i * 2 * w);
             let (parent, child) = (&done[(i - 1) * 2 * w..], &mut rest[..2 * w]);
             child.copy_from_slice(parent);
-            apply_difference(
+            apply_difference::<W>(
                 net,
                 pos.board_at(i - 1).board(),
                 pos.board_at(i).board(),
@@ -98,28 +103,33 @@ impl AccumulatorStack {
 
 /// Moves `acc` (White's accumulator, then Black's) from `before` to `after`
 /// by the squares whose piece changed.
-fn apply_difference(net: &Network, before: &Board, after: &Board, acc: &mut [i16]) {
-    let (white, black) = acc.split_at_mut(net.hidden());
+fn apply_difference<const W: usize>(net: &Network, before: &Board, after: &Board, acc: &mut [i16]) {
+    let w = net.lanes::<W>();
+    let (white, black) = acc[..2 * w].split_at_mut(w);
     for color in Color::ALL {
         for role in Role::ALL {
             let piece = Piece { color, role };
             let (old, new) = (before.by_piece(piece), after.by_piece(piece));
-            update(net, white, black, piece, old & !new, simd::sub_row);
-            update(net, white, black, piece, new & !old, simd::add_row);
+            for square in old & !new {
+                simd::sub_row(
+                    white,
+                    net.row_lanes::<W>(feature(Color::White, piece, square)),
+                );
+                simd::sub_row(
+                    black,
+                    net.row_lanes::<W>(feature(Color::Black, piece, square)),
+                );
+            }
+            for square in new & !old {
+                simd::add_row(
+                    white,
+                    net.row_lanes::<W>(feature(Color::White, piece, square)),
+                );
+                simd::add_row(
+                    black,
+                    net.row_lanes::<W>(feature(Color::Black, piece, square)),
+                );
+            }
         }
-    }
-}
-
-fn update(
-    net: &Network,
-    white: &mut [i16],
-    black: &mut [i16],
-    piece: Piece,
-    squares: Bitboard,
-    op: fn(&mut [i16], &[i16]),
-) {
-    for square in squares {
-        op(white, net.row(feature(Color::White, piece, square)));
-        op(black, net.row(feature(Color::Black, piece, square)));
     }
 }

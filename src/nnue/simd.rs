@@ -89,10 +89,15 @@ pub mod avx2 {
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
         }
         // The lanes' total can pass i32 from 256 wide on: add them in i64.
-        let mut lanes = [0i32; 8];
-        // SAFETY: `lanes` is 32 writable bytes; storeu needs no alignment.
-        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sum) };
-        lanes.iter().map(|&l| i64::from(l)).sum()
+        let quads = _mm256_add_epi64(
+            _mm256_cvtepi32_epi64(_mm256_castsi256_si128(sum)),
+            _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(sum)),
+        );
+        let pairs = _mm_add_epi64(
+            _mm256_castsi256_si128(quads),
+            _mm256_extracti128_si256::<1>(quads),
+        );
+        _mm_cvtsi128_si64(pairs) + _mm_extract_epi64::<1>(pairs)
     }
 }
 
