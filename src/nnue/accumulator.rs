@@ -9,7 +9,8 @@
 //! key of the position at its height. Where no ancestor is current within a
 //! few plies (a new root, a long jump) a refresh from the board is cheaper.
 
-use shakmaty::{Board, Color, Piece, Position as _, Role};
+use arrayvec::ArrayVec;
+use shakmaty::{Board, Color, Piece, Position as _, Role, Square};
 
 use super::{Network, by_width, feature, simd};
 use crate::position::Position;
@@ -89,11 +90,11 @@ impl AccumulatorStack {
         for i in base + 1..=top {
             let (done, rest) = self.values.split_at_mut(i * 2 * w);
             let (parent, child) = (&done[(i - 1) * 2 * w..], &mut rest[..2 * w]);
-            child.copy_from_slice(parent);
             apply_difference::<W>(
                 net,
                 pos.board_at(i - 1).board(),
                 pos.board_at(i).board(),
+                parent,
                 child,
             );
             self.keys[i] = Some(pos.key_at(i));
@@ -101,35 +102,50 @@ impl AccumulatorStack {
     }
 }
 
-/// Moves `acc` (White's accumulator, then Black's) from `before` to `after`
-/// by the squares whose piece changed.
-fn apply_difference<const W: usize>(net: &Network, before: &Board, after: &Board, acc: &mut [i16]) {
+/// Sets `child` to `parent` (White's accumulator, then Black's) moved from
+/// `before` to `after` by the squares whose piece changed. The first piece
+/// taken off and the first put on go with the copy, in one pass that reads
+/// `parent` and writes `child` once (all of an ordinary move); the rest (a
+/// capture's victim, castling's rook) are applied in place. The i16 sums
+/// wrap, so the order of the rows changes nothing.
+fn apply_difference<const W: usize>(
+    net: &Network,
+    before: &Board,
+    after: &Board,
+    parent: &[i16],
+    child: &mut [i16],
+) {
     let w = net.lanes::<W>();
-    let (white, black) = acc[..2 * w].split_at_mut(w);
+    let (mut removed, mut added) = (ArrayVec::<_, 32>::new(), ArrayVec::<_, 32>::new());
     for color in Color::ALL {
         for role in Role::ALL {
             let piece = Piece { color, role };
             let (old, new) = (before.by_piece(piece), after.by_piece(piece));
-            for square in old & !new {
-                simd::sub_row(
-                    white,
-                    net.row_lanes::<W>(feature(Color::White, piece, square)),
-                );
-                simd::sub_row(
-                    black,
-                    net.row_lanes::<W>(feature(Color::Black, piece, square)),
-                );
-            }
-            for square in new & !old {
-                simd::add_row(
-                    white,
-                    net.row_lanes::<W>(feature(Color::White, piece, square)),
-                );
-                simd::add_row(
-                    black,
-                    net.row_lanes::<W>(feature(Color::Black, piece, square)),
-                );
-            }
+            removed.extend((old & !new).into_iter().map(|square| (piece, square)));
+            added.extend((new & !old).into_iter().map(|square| (piece, square)));
+        }
+    }
+    let fused = usize::from(!removed.is_empty() && !added.is_empty());
+    let (parent, child) = (&parent[..2 * w], &mut child[..2 * w]);
+    let (white, black) = child.split_at_mut(w);
+    let (parent_white, parent_black) = parent.split_at(w);
+    for (perspective, acc, parent) in [
+        (Color::White, white, parent_white),
+        (Color::Black, black, parent_black),
+    ] {
+        let row = |&(piece, square): &(Piece, Square)| {
+            net.row_lanes::<W>(feature(perspective, piece, square))
+        };
+        if fused == 1 {
+            simd::copy_add_sub(acc, parent, row(&added[0]), row(&removed[0]));
+        } else {
+            acc.copy_from_slice(parent);
+        }
+        for r in &removed[fused..] {
+            simd::sub_row(acc, row(r));
+        }
+        for a in &added[fused..] {
+            simd::add_row(acc, row(a));
         }
     }
 }

@@ -25,6 +25,16 @@ pub fn sub_row(acc: &mut [i16], row: &[i16]) {
     }
 }
 
+/// `acc = parent + add - sub`, lane by lane (wrapping): a copy and two row
+/// updates in one pass.
+#[inline]
+pub fn copy_add_sub(acc: &mut [i16], parent: &[i16], add: &[i16], sub: &[i16]) {
+    debug_assert!(acc.len() == parent.len() && acc.len() == add.len() && acc.len() == sub.len());
+    for (((a, &p), &x), &y) in acc.iter_mut().zip(parent).zip(add).zip(sub) {
+        *a = p.wrapping_add(x).wrapping_sub(y);
+    }
+}
+
 /// Σ clamp(acc, 0, QA)² · weight over the accumulator (in QA² · QB), for
 /// `acc` and `weights` of the same length, a multiple of 16 up to
 /// `MAX_HIDDEN`. Output weights must lie within ±127 (the net loader checks
@@ -190,9 +200,9 @@ mod tests {
         }
     }
 
-    /// Adding and subtracting rows at every width: each lane by itself,
-    /// wrapping like the i16 arithmetic the accumulators rely on, and a
-    /// subtraction undoing an addition.
+    /// Adding and subtracting rows at every width, alone and fused with a
+    /// copy: each lane by itself, wrapping like the i16 arithmetic the
+    /// accumulators rely on, and a subtraction undoing an addition.
     #[test]
     fn row_updates_add_and_subtract_every_lane_at_every_width() {
         let mut seed = 0x0fed_cba9_8765_4321u64;
@@ -208,6 +218,15 @@ mod tests {
                 }
                 sub_row(&mut acc, &row);
                 assert_eq!(acc, start, "width {width}");
+                // The fused copy: start + row - other.
+                let other: Vec<i16> = (0..width).map(|_| xorshift(&mut seed) as i16).collect();
+                let mut fused = vec![0; width];
+                copy_add_sub(&mut fused, &start, &row, &other);
+                for i in 0..width {
+                    let expected =
+                        (i32::from(start[i]) + i32::from(row[i]) - i32::from(other[i])) as i16;
+                    assert_eq!(fused[i], expected, "width {width} lane {i}");
+                }
                 sub_row(&mut acc, &row);
                 for i in 0..width {
                     let difference = (i32::from(start[i]) - i32::from(row[i])) as i16;
