@@ -2,8 +2,11 @@
 //! the formats `data` reads, filtered as they load), on the CPU, and exports
 //! it quantised for the engine (`nnue`).
 //!
-//! The float net is the engine's: `(768 -> HIDDEN) x 2 -> 1` with SCReLU
-//! (clamp to [0, 1], squared). Its output times `SCALE` (400) is centipawns,
+//! The float net is the engine's: `(768 -> hidden) x 2 -> buckets` with
+//! SCReLU (clamp to [0, 1], squared), 128 wide with one output unless
+//! `--hidden` and `--output-buckets` say otherwise (with 8 outputs, the
+//! piece count chooses the one that a position trains and is evaluated
+//! by: `nnue::output_bucket`). Its output times `SCALE` (400) is centipawns,
 //! so a position's predicted result is `sigmoid(output)`; the target blends
 //! the game's result with the search score: `wdl * result + (1 - wdl) *
 //! sigmoid(score / 400)`, and the loss is the squared difference.
@@ -28,17 +31,65 @@ use arrayvec::ArrayVec;
 
 use crate::learn::data;
 use crate::learn::trainingdata::ChessBoard;
-use crate::nnue::{self, HIDDEN, INPUTS, Network, QA, QB};
+use crate::nnue::{self, INPUTS, Network, QA, QB};
 use crate::rng::Rng;
 
-const H: usize = HIDDEN;
-// The flat parameter vector: feature weights, feature biases, output
-// weights, output bias.
-const W1: usize = 0;
-const B1: usize = W1 + INPUTS * H;
-const W2: usize = B1 + H;
-const B2: usize = W2 + 2 * H;
-const PARAMS: usize = B2 + 1;
+/// The shape of a net: its hidden width and its number of output buckets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub hidden: usize,
+    pub buckets: usize,
+}
+
+impl Default for Shape {
+    /// Net 3's: 128 wide, one output.
+    fn default() -> Self {
+        Shape {
+            hidden: nnue::DEFAULT_HIDDEN,
+            buckets: 1,
+        }
+    }
+}
+
+impl std::fmt::Display for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = if self.buckets == 1 { "" } else { "s" };
+        write!(
+            f,
+            "{} wide with {} output bucket{s}",
+            self.hidden, self.buckets
+        )
+    }
+}
+
+/// Where each part of the flat parameter vector starts: feature weights
+/// (`w1`, at 0), feature biases (`b1`), output weights (`w2`, bucket by
+/// bucket, `2 * hidden` each: the side to move's, then the other side's),
+/// output biases (`b2`, one per bucket); `params` in all.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    h: usize,
+    b1: usize,
+    w2: usize,
+    b2: usize,
+    params: usize,
+}
+
+impl Layout {
+    fn of(shape: Shape) -> Layout {
+        let h = shape.hidden;
+        let b1 = INPUTS * h;
+        let w2 = b1 + h;
+        let b2 = w2 + shape.buckets * 2 * h;
+        Layout {
+            h,
+            b1,
+            w2,
+            b2,
+            params: b2 + shape.buckets,
+        }
+    }
+}
 
 /// Quantised weights must stay within i16 and the AVX2 product `v · w`
 /// within 16 bits (|w · QB| ≤ 127).
@@ -71,6 +122,9 @@ pub struct Config {
     /// Stop after this epoch (the schedule still spans `epochs`): a long
     /// run in parts, each resumed from the last checkpoint.
     pub stop_after: Option<usize>,
+    /// The net's hidden width and output buckets (`--hidden`,
+    /// `--output-buckets`).
+    pub shape: Shape,
 }
 
 impl Default for Config {
@@ -93,6 +147,7 @@ impl Default for Config {
             resume: None,
             init: None,
             stop_after: None,
+            shape: Shape::default(),
         }
     }
 }
@@ -101,11 +156,15 @@ pub const USAGE: &str = "usage: lasker train --data FILE [--data FILE ...] --out
                     [--batch N] [--lr X] [--final-lr X] [--wdl X] [--mirror on|off]
                     [--weight-decay X]
                     [--threads N] [--validation FRACTION] [--seed S] [--resume DIR/checkpoint.bin]
-                    [--init NET.nnue] [--stop-after EPOCH]
+                    [--init NET.nnue] [--stop-after EPOCH] [--hidden 128]
+                    [--output-buckets 1|8]
   Trains the net on FILE.vf (games), FILE.bin (32-byte records) or FILE.pgn (games with engine
   scores), filtered as they load (no positions in check, after captures or promotions, or with
   mate scores); writes DIR/checkpoint.bin and DIR/net-<epoch>.nnue each epoch.
-  --init starts from a net's weights instead of random ones (fine-tuning).";
+  --init starts from a net's weights instead of random ones (fine-tuning); its shape must be
+  the one --hidden and --output-buckets give (128 and 1 by default), as must --resume's.
+  --hidden: a multiple of 16 up to 1024; --output-buckets 8 gives each piece count band
+  (2-5 pieces, 6-9, ..., 30-32) its own output layer.";
 
 impl Config {
     pub fn from_args(args: &[String]) -> Result<Config, String> {
@@ -142,6 +201,8 @@ impl Config {
                 "--resume" => c.resume = Some(PathBuf::from(value)),
                 "--init" => c.init = Some(PathBuf::from(value)),
                 "--stop-after" => c.stop_after = Some(num(flag, value)?),
+                "--hidden" => c.shape.hidden = num(flag, value)?,
+                "--output-buckets" => c.shape.buckets = num(flag, value)?,
                 _ => return Err(format!("unknown flag '{flag}'\n{USAGE}")),
             }
         }
@@ -160,6 +221,12 @@ impl Config {
         if !(0.0..=1.0).contains(&c.wdl) || !(0.0..0.5).contains(&c.validation) {
             return Err("--wdl must be in 0..1 and --validation in 0..0.5".into());
         }
+        nnue::check_shape(c.shape.hidden, c.shape.buckets).map_err(|e| {
+            format!(
+                "--hidden {} --output-buckets {}: {e}",
+                c.shape.hidden, c.shape.buckets
+            )
+        })?;
         Ok(c)
     }
 }
@@ -167,6 +234,8 @@ impl Config {
 /// The float net and AdamW's moment estimates.
 #[derive(Clone)]
 pub struct Trainer {
+    shape: Shape,
+    layout: Layout,
     pub params: Vec<f32>,
     m: Vec<f32>,
     v: Vec<f32>,
@@ -179,7 +248,11 @@ pub struct Trainer {
 struct Forward {
     /// The side to move's active inputs, then the other side's.
     active: [ArrayVec<usize, 32>; 2],
-    acc: [[f32; H]; 2],
+    /// The side to move's accumulator (`hidden` values), then the other
+    /// side's.
+    acc: Vec<f32>,
+    /// The output bucket used.
+    bucket: usize,
     out: f32,
 }
 
@@ -209,19 +282,27 @@ fn target(record: &ChessBoard, wdl: f32) -> f32 {
 }
 
 impl Trainer {
-    pub fn new(seed: u64) -> Trainer {
+    /// A net of this shape with random weights (the same for the same
+    /// seed; 128 wide with one output as before shapes could vary).
+    pub fn new(seed: u64, shape: Shape) -> Trainer {
+        let l = Layout::of(shape);
         let mut rng = Rng::with_stream(seed, u64::from_le_bytes(*b"train\0\0\0"));
         let mut uniform =
             |limit: f32| (rng.next_u64() as f64 / u64::MAX as f64) as f32 * 2.0 * limit - limit;
-        let mut params = vec![0.0; PARAMS];
-        for w in &mut params[W1..B1] {
+        let mut params = vec![0.0; l.params];
+        for w in &mut params[..l.b1] {
             *w = uniform(0.1);
         }
-        let output_limit = 1.0 / (2.0 * H as f32).sqrt();
-        for w in &mut params[W2..B2] {
+        let output_limit = 1.0 / (2.0 * l.h as f32).sqrt();
+        for w in &mut params[l.w2..l.b2] {
             *w = uniform(output_limit);
         }
-        Trainer::starting_from(params)
+        Trainer::starting_from(shape, params)
+    }
+
+    /// The net's hidden width and output buckets.
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// The float output (centipawns / 400) for a record's side to move.
@@ -232,56 +313,69 @@ impl Trainer {
     /// The forward pass: the side to move's and the other side's active
     /// inputs and accumulators, and the output.
     fn forward(&self, record: &ChessBoard) -> Forward {
+        let (l, p) = (self.layout, &self.params);
         let (us, them) = inputs(record);
-        let acc = [self.accumulate(&us), self.accumulate(&them)];
-        let p = &self.params;
-        let mut out = p[B2];
-        for (side, acc) in acc.iter().enumerate() {
-            for (a, w) in acc.iter().zip(&p[W2 + side * H..W2 + (side + 1) * H]) {
-                out += screlu(*a) * w;
-            }
+        let bucket = nnue::output_bucket(record.occ.count_ones(), self.shape.buckets);
+        let mut acc = vec![0.0f32; 2 * l.h];
+        let (ours, theirs) = acc.split_at_mut(l.h);
+        self.accumulate(&us, ours);
+        self.accumulate(&them, theirs);
+        let weights = &p[l.w2 + bucket * 2 * l.h..l.w2 + (bucket + 1) * 2 * l.h];
+        let mut out = p[l.b2 + bucket];
+        for (a, w) in acc.iter().zip(weights) {
+            out += screlu(*a) * w;
         }
         Forward {
             active: [us, them],
             acc,
+            bucket,
             out,
         }
     }
 
-    fn accumulate(&self, active: &[usize]) -> [f32; H] {
-        let p = &self.params;
-        let mut acc = [0.0f32; H];
-        acc.copy_from_slice(&p[B1..B1 + H]);
+    /// The feature biases plus the rows of `active`, into `acc`.
+    fn accumulate(&self, active: &[usize], acc: &mut [f32]) {
+        let (l, p) = (self.layout, &self.params);
+        acc.copy_from_slice(&p[l.b1..l.b1 + l.h]);
         for &f in active {
-            for (a, w) in acc.iter_mut().zip(&p[W1 + f * H..W1 + (f + 1) * H]) {
+            for (a, w) in acc.iter_mut().zip(&p[f * l.h..(f + 1) * l.h]) {
                 *a += w;
             }
         }
-        acc
     }
 
     /// Adds the gradient of one record's loss to `grad`; returns the loss.
     fn backprop(&self, record: &ChessBoard, wdl: f32, grad: &mut [f32]) -> f32 {
-        let Forward { active, acc, out } = self.forward(record);
-        let p = &self.params;
+        let Forward {
+            active,
+            acc,
+            bucket,
+            out,
+        } = self.forward(record);
+        let (l, p) = (self.layout, &self.params);
+        let h = l.h;
         let predicted = sigmoid(out);
         let error = predicted - target(record, wdl);
         let g = 2.0 * error * predicted * (1.0 - predicted);
-        grad[B2] += g;
-        for (side, (acc, active)) in acc.iter().zip(&active).enumerate() {
-            let mut d_acc = [0.0f32; H];
-            for j in 0..H {
-                grad[W2 + side * H + j] += g * screlu(acc[j]);
+        grad[l.b2 + bucket] += g;
+        let w2 = l.w2 + bucket * 2 * h;
+        let mut d_acc = vec![0.0f32; h];
+        for (side, (acc, active)) in acc.chunks_exact(h).zip(&active).enumerate() {
+            let w2 = w2 + side * h;
+            for j in 0..h {
+                grad[w2 + j] += g * screlu(acc[j]);
                 let x = acc[j];
-                if x > 0.0 && x < 1.0 {
-                    d_acc[j] = g * p[W2 + side * H + j] * 2.0 * x;
-                }
+                d_acc[j] = if x > 0.0 && x < 1.0 {
+                    g * p[w2 + j] * 2.0 * x
+                } else {
+                    0.0
+                };
             }
-            for (b, d) in grad[B1..B1 + H].iter_mut().zip(&d_acc) {
+            for (b, d) in grad[l.b1..l.b1 + h].iter_mut().zip(&d_acc) {
                 *b += d;
             }
             for &f in active.iter() {
-                for (w, d) in grad[W1 + f * H..W1 + (f + 1) * H].iter_mut().zip(&d_acc) {
+                for (w, d) in grad[f * h..(f + 1) * h].iter_mut().zip(&d_acc) {
                     *w += d;
                 }
             }
@@ -356,6 +450,7 @@ impl Trainer {
         let t = self.step as i32;
         let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
         let scale = 1.0 / batch.len() as f32;
+        let l = self.layout;
         let moments = self.m.iter_mut().zip(self.v.iter_mut());
         for (i, ((w, g), (m, v))) in self
             .params
@@ -369,7 +464,7 @@ impl Trainer {
             *v = beta2 * *v + (1.0 - beta2) * g * g;
             let update = (*m / c1) / ((*v / c2).sqrt() + eps);
             *w = *w * (1.0 - lr * config.weight_decay) - lr * update;
-            if i < B1 || (W2..B2).contains(&i) {
+            if i < l.b1 || (l.w2..l.b2).contains(&i) {
                 *w = w.clamp(-CLIP, CLIP);
             }
         }
@@ -379,24 +474,33 @@ impl Trainer {
     /// The net quantised for the engine.
     pub fn quantise(&self) -> Network {
         let q = |w: f32, scale: i32| (w * scale as f32).round() as i16;
-        let p = &self.params;
-        Network {
-            feature_weights: p[W1..B1].iter().map(|&w| q(w, QA)).collect(),
-            feature_bias: p[B1..W2].iter().map(|&w| q(w, QA)).collect(),
-            output_weights: p[W2..B2]
+        let (l, p) = (self.layout, &self.params);
+        Network::from_parts(
+            self.shape.hidden,
+            self.shape.buckets,
+            p[..l.b1].iter().map(|&w| q(w, QA)).collect(),
+            p[l.b1..l.w2].iter().map(|&w| q(w, QA)).collect(),
+            p[l.w2..l.b2]
                 .iter()
                 .map(|&w| q(w, QB).clamp(-127, 127))
                 .collect(),
-            output_bias: (p[B2] * (QA * QB) as f32).round() as i32,
-        }
+            p[l.b2..]
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
+        )
+        .expect("a trainer's shape and lengths make a net")
     }
 
     /// A trainer at epoch 0 with these weights and fresh optimiser moments.
-    fn starting_from(params: Vec<f32>) -> Trainer {
-        debug_assert_eq!(params.len(), PARAMS);
+    fn starting_from(shape: Shape, params: Vec<f32>) -> Trainer {
+        let layout = Layout::of(shape);
+        debug_assert_eq!(params.len(), layout.params);
         Trainer {
-            m: vec![0.0; PARAMS],
-            v: vec![0.0; PARAMS],
+            shape,
+            layout,
+            m: vec![0.0; layout.params],
+            v: vec![0.0; layout.params],
             params,
             step: 0,
             epoch: 0,
@@ -406,21 +510,31 @@ impl Trainer {
     /// A trainer whose float weights are `net`'s, dequantised (the
     /// inverse of `quantise`), with fresh optimiser moments at epoch 0.
     pub fn from_network(net: &Network) -> Trainer {
-        let mut params = Vec::with_capacity(PARAMS);
+        let shape = Shape {
+            hidden: net.hidden(),
+            buckets: net.buckets(),
+        };
+        let mut params = Vec::with_capacity(Layout::of(shape).params);
         let dq = |w: i16, scale: i32| f32::from(w) / scale as f32;
         params.extend(net.feature_weights.iter().map(|&w| dq(w, QA)));
         params.extend(net.feature_bias.iter().map(|&w| dq(w, QA)));
         params.extend(net.output_weights.iter().map(|&w| dq(w, QB)));
-        params.push(net.output_bias as f32 / (QA * QB) as f32);
-        Trainer::starting_from(params)
+        params.extend(net.output_bias.iter().map(|&b| b as f32 / (QA * QB) as f32));
+        Trainer::starting_from(shape, params)
     }
 
-    const CHECKPOINT_MAGIC: &'static [u8; 8] = b"LKTRAIN1";
+    /// Checkpoints: the magic, then u64 words, then the parameters and
+    /// Adam's two moments as f32. Version 1 (128 wide, one output): the
+    /// width, the step and the epoch. Version 2: the width, the buckets,
+    /// the step and the epoch.
+    const CHECKPOINT_MAGIC_V1: &'static [u8; 8] = b"LKTRAIN1";
+    const CHECKPOINT_MAGIC: &'static [u8; 8] = b"LKTRAIN2";
 
     pub fn save_checkpoint(&self, path: &Path) -> std::io::Result<()> {
-        let mut bytes = Vec::with_capacity(32 + PARAMS * 12);
+        let mut bytes = Vec::with_capacity(40 + self.layout.params * 12);
         bytes.extend_from_slice(Self::CHECKPOINT_MAGIC);
-        bytes.extend_from_slice(&(H as u64).to_le_bytes());
+        bytes.extend_from_slice(&(self.shape.hidden as u64).to_le_bytes());
+        bytes.extend_from_slice(&(self.shape.buckets as u64).to_le_bytes());
         bytes.extend_from_slice(&self.step.to_le_bytes());
         bytes.extend_from_slice(&(self.epoch as u64).to_le_bytes());
         for x in self.params.iter().chain(&self.m).chain(&self.v) {
@@ -434,27 +548,56 @@ impl Trainer {
 
     pub fn load_checkpoint(path: &Path) -> Result<Trainer, String> {
         let bytes = fs::read(path).map_err(|e| format!("can't read {}: {e}", path.display()))?;
-        if bytes.len() != 32 + PARAMS * 12 || &bytes[..8] != Self::CHECKPOINT_MAGIC {
+        let not_one = || format!("{} is not a checkpoint of this trainer", path.display());
+        let magic = bytes.get(..8).ok_or_else(not_one)?;
+        let words = if magic == Self::CHECKPOINT_MAGIC_V1 {
+            3
+        } else if magic == Self::CHECKPOINT_MAGIC {
+            4
+        } else {
+            return Err(not_one());
+        };
+        let header = 8 + 8 * words;
+        let word = |i: usize| {
+            bytes
+                .get(8 + 8 * i..16 + 8 * i)
+                .map(|b| u64::from_le_bytes(b.try_into().expect("8")))
+                .ok_or_else(not_one)
+        };
+        let shape = if words == 3 {
+            Shape {
+                hidden: word(0)? as usize,
+                buckets: 1,
+            }
+        } else {
+            Shape {
+                hidden: word(0)? as usize,
+                buckets: word(1)? as usize,
+            }
+        };
+        nnue::check_shape(shape.hidden, shape.buckets)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let (step, epoch) = (word(words - 2)?, word(words - 1)? as usize);
+        let l = Layout::of(shape);
+        if bytes.len() != header + l.params * 12 {
             return Err(format!(
-                "{} is not a checkpoint of this trainer (hidden width {H})",
-                path.display()
+                "{}: {} bytes, not those of a checkpoint {shape}",
+                path.display(),
+                bytes.len()
             ));
         }
-        let word =
-            |i: usize| u64::from_le_bytes(bytes[8 + 8 * i..16 + 8 * i].try_into().expect("8"));
-        if word(0) != H as u64 {
-            return Err(format!("checkpoint hidden width {} is not {H}", word(0)));
-        }
-        let floats: Vec<f32> = bytes[32..]
+        let floats: Vec<f32> = bytes[header..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes(c.try_into().expect("4")))
             .collect();
         Ok(Trainer {
-            params: floats[..PARAMS].to_vec(),
-            m: floats[PARAMS..2 * PARAMS].to_vec(),
-            v: floats[2 * PARAMS..].to_vec(),
-            step: word(1),
-            epoch: word(2) as usize,
+            shape,
+            layout: l,
+            params: floats[..l.params].to_vec(),
+            m: floats[l.params..2 * l.params].to_vec(),
+            v: floats[2 * l.params..].to_vec(),
+            step,
+            epoch,
         })
     }
 }
@@ -515,22 +658,35 @@ pub fn run(config: &Config) -> Result<f32, String> {
     let validation = records.split_off(records.len() - held_out);
     let train = records;
     fs::create_dir_all(&config.out).map_err(|e| format!("{}: {e}", config.out.display()))?;
-    let mut trainer = match (&config.resume, &config.init) {
-        (Some(path), _) => Trainer::load_checkpoint(path)?,
-        (None, Some(net)) => Trainer::from_network(
-            &Network::load(net).map_err(|e| format!("--init {}: {}", net.display(), e.0))?,
+    let (mut trainer, from) = match (&config.resume, &config.init) {
+        (Some(path), _) => (Trainer::load_checkpoint(path)?, "--resume"),
+        (None, Some(net)) => (
+            Trainer::from_network(
+                &Network::load(net).map_err(|e| format!("--init {}: {}", net.display(), e.0))?,
+            ),
+            "--init",
         ),
-        (None, None) => Trainer::new(config.seed),
+        (None, None) => (Trainer::new(config.seed, config.shape), ""),
     };
+    if trainer.shape() != config.shape {
+        return Err(format!(
+            "{from} is a net {}, but --hidden {} --output-buckets {} asks for one {}: give the same shape",
+            trainer.shape(),
+            config.shape.hidden,
+            config.shape.buckets,
+            config.shape
+        ));
+    }
     eprintln!(
-        "training on {} positions, validating on {}, hidden {H}, epochs {}..{}, {} threads",
+        "training on {} positions, validating on {}, {}, epochs {}..{}, {} threads",
         train.len(),
         validation.len(),
+        trainer.shape(),
         trainer.epoch + 1,
         config.epochs,
         config.threads
     );
-    let mut grads = vec![vec![0.0f32; PARAMS]; config.threads];
+    let mut grads = vec![vec![0.0f32; trainer.layout.params]; config.threads];
     let batches = train.len() / config.batch;
     let mut last = trainer.loss(&validation, config.wdl, config.threads);
     eprintln!("epoch {} validation loss {last:.6}", trainer.epoch);
@@ -642,7 +798,7 @@ mod tests {
             ..Config::default()
         };
         let records = data::load(&data).unwrap().records;
-        let before = Trainer::new(1).loss(&records, 0.3, 2);
+        let before = Trainer::new(1, Shape::default()).loss(&records, 0.3, 2);
         let whole = run(&config("whole", 4)).unwrap();
         let trained = Trainer::load_checkpoint(&dir.join("whole/checkpoint.bin"))
             .unwrap()
@@ -744,9 +900,24 @@ mod tests {
             "--data a --out o --wdl 2",
             "--data a --out o --lr x",
             "--data a --out o --resume c.bin --init n.nnue",
+            "--data a --out o --hidden 100",
+            "--data a --out o --hidden 2048",
+            "--data a --out o --output-buckets 3",
+            "--data a --out o --output-buckets 0",
         ] {
             assert!(Config::from_args(&args(bad)).is_err(), "{bad}");
         }
+        let wide = Config::from_args(&args("--data a --out o --hidden 512 --output-buckets 8"));
+        assert_eq!(
+            wide.unwrap().shape,
+            Shape {
+                hidden: 512,
+                buckets: 8
+            }
+        );
+        let plain = Config::from_args(&args("--data a --out o")).unwrap();
+        assert_eq!(plain.shape, Shape::default());
+        assert_eq!((plain.shape.hidden, plain.shape.buckets), (128, 1));
         let dir = scratch("bad");
         let config = Config {
             data: vec![dir.join("missing.bin")],
@@ -781,6 +952,101 @@ mod tests {
                 "{fen}: {float_cp} against {engine_cp}"
             );
         }
+    }
+
+    /// A 256-wide net with 8 output buckets trains, writes a version 2 net
+    /// file and a checkpoint of its shape; `--init` and `--resume` take it
+    /// for that shape and refuse it, saying why, for another.
+    #[test]
+    fn wide_nets_with_buckets_train_and_shapes_must_match() {
+        let dir = scratch("wide");
+        let data = tiny_data(&dir);
+        let shape = Shape {
+            hidden: 256,
+            buckets: 8,
+        };
+        let config = |out: &str, shape: Shape| Config {
+            data: vec![data.clone()],
+            out: dir.join(out),
+            epochs: 2,
+            stop_after: Some(1),
+            batch: 256,
+            validation: 0.1,
+            shape,
+            ..Config::default()
+        };
+        let before = Trainer::new(1, shape);
+        run(&config("wide", shape)).unwrap();
+        let net = Network::load(&dir.join("wide/net-1.nnue")).unwrap();
+        assert_eq!((net.hidden(), net.buckets(), net.version()), (256, 8, 2));
+        let trained = Trainer::load_checkpoint(&dir.join("wide/checkpoint.bin")).unwrap();
+        assert_eq!(trained.shape(), shape);
+        assert!(trained.quantise() == net);
+        // The positions' buckets trained: output weights of more than one
+        // bucket moved.
+        let l = Layout::of(shape);
+        let moved = (0..8)
+            .filter(|b| {
+                let head = l.w2 + b * 512..l.w2 + (b + 1) * 512;
+                trained.params[head.clone()] != before.params[head]
+            })
+            .count();
+        assert!(moved >= 3, "{moved} heads trained");
+
+        let init = |out: &str, shape| Config {
+            init: Some(dir.join("wide/net-1.nnue")),
+            ..config(out, shape)
+        };
+        run(&init("again", shape)).unwrap();
+        let refused = run(&init("narrow", Shape::default())).unwrap_err();
+        assert!(
+            refused.contains("--init is a net 256 wide with 8 output buckets")
+                && refused.contains("one 128 wide with 1 output bucket"),
+            "{refused}"
+        );
+        let resume = |shape| Config {
+            resume: Some(dir.join("wide/checkpoint.bin")),
+            stop_after: None,
+            ..config("wide", shape)
+        };
+        let refused = run(&resume(Shape::default())).unwrap_err();
+        assert!(refused.contains("--resume is a net 256 wide"), "{refused}");
+        run(&resume(shape)).unwrap();
+        assert_eq!(
+            Trainer::load_checkpoint(&dir.join("wide/checkpoint.bin"))
+                .unwrap()
+                .epoch,
+            2
+        );
+        // Net 3 can't start an 8-bucket net.
+        let from_net_3 = Config {
+            init: Some(PathBuf::from("nets/default.nnue")),
+            ..config("from-net-3", shape)
+        };
+        let refused = run(&from_net_3).unwrap_err();
+        assert!(
+            refused.contains("128 wide with 1 output bucket"),
+            "{refused}"
+        );
+
+        // A checkpoint of the version before shapes (LKTRAIN1: width, step,
+        // epoch) loads as 128 wide with one output.
+        let narrow = Trainer::new(3, Shape::default());
+        narrow.save_checkpoint(&dir.join("v2.bin")).unwrap();
+        let v2 = fs::read(dir.join("v2.bin")).unwrap();
+        let mut v1 = b"LKTRAIN1".to_vec();
+        v1.extend_from_slice(&v2[8..16]); // the width
+        v1.extend_from_slice(&v2[24..]); // step, epoch and the floats
+        fs::write(dir.join("v1.bin"), &v1).unwrap();
+        let loaded = Trainer::load_checkpoint(&dir.join("v1.bin")).unwrap();
+        assert_eq!(loaded.shape(), Shape::default());
+        assert!(loaded.params == narrow.params);
+        // Cut short, it is refused.
+        fs::write(dir.join("cut.bin"), &v1[..v1.len() - 4]).unwrap();
+        assert!(Trainer::load_checkpoint(&dir.join("cut.bin")).is_err());
+        fs::write(dir.join("cut.bin"), &v1[..20]).unwrap();
+        assert!(Trainer::load_checkpoint(&dir.join("cut.bin")).is_err());
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

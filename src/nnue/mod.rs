@@ -1,13 +1,16 @@
-//! The evaluation network (NNUE): `(768 -> HIDDEN) x 2 perspectives -> 1`
+//! The evaluation network (NNUE): `(768 -> W) x 2 perspectives -> N`
 //! with SCReLU, trained only on Lasker's own games (`train`;
-//! docs/evaluation.md).
+//! docs/evaluation.md). The hidden width `W` (a multiple of 16 up to
+//! `MAX_HIDDEN`) and the number of output buckets `N` (1 or 8) are the net
+//! file's: net 3, the embedded net, is 128 wide with one output.
 //!
 //! Inputs: one per (piece colour relative to the perspective, piece type,
 //! square seen from the perspective), 768 in all, at most 32 active. Each
 //! perspective sums the feature rows of its active inputs into an
-//! accumulator of `HIDDEN` values (kept up to date move by move, see
+//! accumulator of `W` values (kept up to date move by move, see
 //! `accumulator`); the output layer reads the side to move's accumulator and
-//! then the other side's, squared-clipped (SCReLU).
+//! then the other side's, squared-clipped (SCReLU). With 8 output buckets
+//! the board's piece count picks one of 8 output layers (`bucket`).
 //!
 //! Quantisation: feature weights and biases are scaled by `QA` (255), output
 //! weights by `QB` (64), the output bias by `QA * QB`; the result is scaled
@@ -27,11 +30,51 @@ pub use accumulator::AccumulatorStack;
 pub use describe::describe;
 
 pub const INPUTS: usize = 768;
-/// Width of the accumulator of each perspective.
-pub const HIDDEN: usize = 128;
+/// The widest accumulator a net file may have. The AVX2 dot product's
+/// 32-bit lanes hold up to 2,080 values' products (`simd`); 1024 leaves
+/// room.
+pub const MAX_HIDDEN: usize = 1024;
+/// The hidden width of a version 1 file, and the trainer's default.
+pub const DEFAULT_HIDDEN: usize = 128;
+/// The numbers of output buckets a net may have.
+pub const OUTPUT_BUCKETS: [usize; 2] = [1, 8];
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
+
+/// Runs `$body` with the const `$w` set to the net's hidden width `$hidden`
+/// where it is one the trainer makes (128, 256, 512, 1024), and to 0 for
+/// any other width. Code generic over the width (`Network::lanes`) then
+/// knows the width at compile time in the common cases: fixed-length
+/// copies and row updates, unrolled (measured: a dynamic width everywhere
+/// cost 5% more instructions in `bench`), and still runs any width.
+macro_rules! by_width {
+    ($hidden:expr, |$w:ident| $body:expr) => {
+        match $hidden {
+            128 => {
+                const $w: usize = 128;
+                $body
+            }
+            256 => {
+                const $w: usize = 256;
+                $body
+            }
+            512 => {
+                const $w: usize = 512;
+                $body
+            }
+            1024 => {
+                const $w: usize = 1024;
+                $body
+            }
+            _ => {
+                const $w: usize = 0;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use by_width;
 
 /// The net built into the binary, so that a fresh clone plays at full
 /// strength with no download (docs/evaluation.md says how it was made).
@@ -59,20 +102,54 @@ pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
     theirs * 384 + (piece.role as usize - 1) * 64 + square
 }
 
+/// The output bucket of a board with `pieces` pieces (kings included) in a
+/// net of `buckets` outputs: with 8, `(pieces - 2) / 4`, so 2 to 5 pieces
+/// are bucket 0 and 30 to 32 bucket 7; with 1, always 0. The engine and
+/// the trainer both choose by it.
+#[inline]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) as usize * buckets / 32).min(buckets - 1)
+}
+
+/// Whether a net of this hidden width and number of output buckets can be
+/// built, and why not.
+pub fn check_shape(hidden: usize, buckets: usize) -> Result<(), NetError> {
+    if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
+        return Err(NetError(format!(
+            "net hidden width {hidden} is not a multiple of 16 from 16 to {MAX_HIDDEN}"
+        )));
+    }
+    if !OUTPUT_BUCKETS.contains(&buckets) {
+        return Err(NetError(format!(
+            "net has {buckets} output buckets; this build takes 1 or 8"
+        )));
+    }
+    Ok(())
+}
+
 /// A quantised net, as the engine runs it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
-    /// `INPUTS` rows of `HIDDEN` weights, row-major (one row per input).
+    hidden: usize,
+    buckets: usize,
+    /// `INPUTS` rows of `hidden` weights, row-major (one row per input).
     pub feature_weights: Vec<i16>,
+    /// `hidden` values.
     pub feature_bias: Vec<i16>,
-    /// The side to move's `HIDDEN` weights, then the other side's.
+    /// Bucket by bucket, `2 * hidden` each: the side to move's weights, then
+    /// the other side's.
     pub output_weights: Vec<i16>,
-    pub output_bias: i32,
+    /// One per bucket.
+    pub output_bias: Vec<i32>,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Network({INPUTS} -> {HIDDEN}x2 -> 1)")
+        write!(
+            f,
+            "Network({INPUTS} -> {}x2 -> {})",
+            self.hidden, self.buckets
+        )
     }
 }
 
@@ -88,27 +165,25 @@ impl fmt::Display for NetError {
 
 /// The net file: a header of eight little-endian u32 values — the magic
 /// `LKNN`, the format version, inputs, hidden width, outputs, QA, QB and
-/// SCALE — then the feature weights (`INPUTS * HIDDEN` i16, row by input),
-/// the feature biases (`HIDDEN` i16), the output weights (`2 * HIDDEN` i16)
-/// and the output bias (one i32), and last an FNV-1a 64-bit checksum of
-/// everything before it.
+/// SCALE — then the feature weights (`INPUTS * hidden` i16, row by input),
+/// the feature biases (`hidden` i16), the output weights (`2 * hidden` i16
+/// per output) and the output biases (one i32 per output), and last an
+/// FNV-1a 64-bit checksum of everything before it.
+///
+/// Version 1 (nets 1 to 3) is 128 wide with one output. Version 2 has the
+/// same layout with any width `check_shape` allows and 1 or 8 outputs, the
+/// output buckets chosen by piece count (`output_bucket`). A net of version
+/// 1's shape is written as version 1, so that older builds load it.
 const MAGIC: u32 = u32::from_le_bytes(*b"LKNN");
-const VERSION: u32 = 1;
-const HEADER: [u32; 8] = [
-    MAGIC,
-    VERSION,
-    INPUTS as u32,
-    HIDDEN as u32,
-    1,
-    QA as u32,
-    QB as u32,
-    SCALE as u32,
-];
-const HEADER_NAMES: [&str; 8] = [
+const HEADER_WORDS: usize = 8;
+const HEADER_NAMES: [&str; HEADER_WORDS] = [
     "magic", "version", "inputs", "hidden", "outputs", "QA", "QB", "SCALE",
 ];
-pub const FILE_BYTES: usize =
-    HEADER.len() * 4 + (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4 + 8;
+
+/// The size of a net file of this shape.
+pub fn file_bytes(hidden: usize, buckets: usize) -> usize {
+    HEADER_WORDS * 4 + (INPUTS * hidden + hidden + buckets * 2 * hidden) * 2 + buckets * 4 + 8
+}
 
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
@@ -117,9 +192,85 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 impl Network {
+    /// A net from its weights, refused where the shape is not one this
+    /// build runs, the lengths don't fit it, or an output weight lies
+    /// beyond ±127 (the SIMD product would overflow).
+    pub fn from_parts(
+        hidden: usize,
+        buckets: usize,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: Vec<i32>,
+    ) -> Result<Network, NetError> {
+        check_shape(hidden, buckets)?;
+        let lengths = [
+            feature_weights.len(),
+            feature_bias.len(),
+            output_weights.len(),
+            output_bias.len(),
+        ];
+        if lengths != [INPUTS * hidden, hidden, buckets * 2 * hidden, buckets] {
+            return Err(NetError(format!(
+                "weights of lengths {lengths:?} don't make a net {hidden} wide with {buckets} outputs"
+            )));
+        }
+        if output_weights.iter().any(|w| w.abs() > 127) {
+            return Err(NetError(
+                "net output weights exceed ±127 (the SIMD product would overflow)".into(),
+            ));
+        }
+        Ok(Network {
+            hidden,
+            buckets,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// The width of each perspective's accumulator.
+    #[inline]
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The number of output buckets (1 or 8).
+    #[inline]
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// The file's format version: 1 for version 1's shape (128 wide, one
+    /// output), else 2.
+    pub fn version(&self) -> u32 {
+        if self.hidden == DEFAULT_HIDDEN && self.buckets == 1 {
+            1
+        } else {
+            2
+        }
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_BYTES);
-        for v in HEADER {
+        self.to_bytes_as(self.version())
+    }
+
+    /// The file in a given format version (tests: a version 2 file of
+    /// version 1's shape).
+    fn to_bytes_as(&self, version: u32) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_bytes(self.hidden, self.buckets));
+        let header = [
+            MAGIC,
+            version,
+            INPUTS as u32,
+            self.hidden as u32,
+            self.buckets as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+        ];
+        for v in header {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for w in self
@@ -130,7 +281,9 @@ impl Network {
         {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         let checksum = fnv1a(&out);
         out.extend_from_slice(&checksum.to_le_bytes());
         out
@@ -139,53 +292,80 @@ impl Network {
     /// Reads a net file, refusing one of another architecture, size or
     /// checksum with a message that says which.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if bytes.len() < HEADER.len() * 4 {
+        if bytes.len() < HEADER_WORDS * 4 {
             return Err(NetError(format!(
                 "not a Lasker net: {} bytes, too short for the header",
                 bytes.len()
             )));
         }
-        for (i, (&expected, name)) in HEADER.iter().zip(HEADER_NAMES).enumerate() {
-            let found = u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().expect("4 bytes"));
+        let word = |i: usize| u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().expect("4"));
+        if word(0) != MAGIC {
+            return Err(NetError("not a Lasker net (no LKNN magic)".into()));
+        }
+        let version = word(1);
+        let (hidden, buckets) = (word(3) as usize, word(4) as usize);
+        // What this build needs for each header word; the width and the
+        // outputs are free in version 2 (within `check_shape`).
+        let needed = match version {
+            1 => [DEFAULT_HIDDEN as u32, 1],
+            2 => [word(3), word(4)],
+            _ => {
+                return Err(NetError(format!(
+                    "net format version {version}: this build reads versions 1 and 2"
+                )));
+            }
+        };
+        let expected = [
+            MAGIC,
+            version,
+            INPUTS as u32,
+            needed[0],
+            needed[1],
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+        ];
+        for (i, (&expected, name)) in expected.iter().zip(HEADER_NAMES).enumerate() {
+            let found = word(i);
             if found != expected {
-                return Err(NetError(if i == 0 {
-                    "not a Lasker net (no LKNN magic)".to_string()
-                } else {
-                    format!("net {name} is {found}, this build needs {expected}")
-                }));
+                return Err(NetError(format!(
+                    "net {name} is {found}, this build needs {expected} (file version {version})"
+                )));
             }
         }
-        if bytes.len() != FILE_BYTES {
+        check_shape(hidden, buckets)?;
+        let size = file_bytes(hidden, buckets);
+        if bytes.len() != size {
             return Err(NetError(format!(
-                "net file is {} bytes, expected {FILE_BYTES} (truncated or padded)",
+                "net file is {} bytes, expected {size} for {hidden} wide with {buckets} outputs (truncated or padded)",
                 bytes.len()
             )));
         }
-        let (body, tail) = bytes.split_at(FILE_BYTES - 8);
+        let (body, tail) = bytes.split_at(size - 8);
         let stored = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
         if fnv1a(body) != stored {
             return Err(NetError("net checksum does not match: file corrupt".into()));
         }
-        let mut words = body[HEADER.len() * 4..]
+        let (weights, biases) = body[HEADER_WORDS * 4..].split_at(body.len() - 32 - buckets * 4);
+        let mut words = weights
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| words.by_ref().take(n).collect::<Vec<i16>>();
-        let feature_weights = take(INPUTS * HIDDEN);
-        let feature_bias = take(HIDDEN);
-        let output_weights = take(2 * HIDDEN);
-        let bias_at = body.len() - 4;
-        let output_bias = i32::from_le_bytes(body[bias_at..].try_into().expect("4 bytes"));
-        if output_weights.iter().any(|w| w.abs() > 127) {
-            return Err(NetError(
-                "net output weights exceed ±127 (the SIMD product would overflow)".into(),
-            ));
-        }
-        Ok(Network {
+        let feature_weights = take(INPUTS * hidden);
+        let feature_bias = take(hidden);
+        let output_weights = take(buckets * 2 * hidden);
+        let output_bias = biases
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        Network::from_parts(
+            hidden,
+            buckets,
             feature_weights,
             feature_bias,
             output_weights,
             output_bias,
-        })
+        )
     }
 
     pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
@@ -194,37 +374,89 @@ impl Network {
         Network::from_bytes(&bytes).map_err(|e| NetError(format!("{}: {e}", path.display())))
     }
 
+    /// The hidden width in code generic over it (`by_width!`): `W`, known
+    /// at compile time, where it is not 0; else the net's.
+    #[inline(always)]
+    pub(crate) fn lanes<const W: usize>(&self) -> usize {
+        if W == 0 {
+            self.hidden
+        } else {
+            debug_assert_eq!(W, self.hidden);
+            W
+        }
+    }
+
     /// The feature row of `input`.
     #[inline]
     pub fn row(&self, input: usize) -> &[i16] {
-        &self.feature_weights[input * HIDDEN..(input + 1) * HIDDEN]
+        self.row_lanes::<0>(input)
     }
 
-    /// The output from both accumulators, in centipawns for the side to move.
+    #[inline(always)]
+    pub(crate) fn row_lanes<const W: usize>(&self, input: usize) -> &[i16] {
+        let w = self.lanes::<W>();
+        &self.feature_weights[input * w..input * w + w]
+    }
+
+    /// The output bucket of a board with `pieces` pieces.
     #[inline]
-    pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
-        let (ours, theirs) = self.output_weights.split_at(HIDDEN);
+    pub fn bucket(&self, pieces: u32) -> usize {
+        output_bucket(pieces, self.buckets)
+    }
+
+    /// The output of `bucket` from both accumulators (`hidden` values
+    /// each), in centipawns for the side to move.
+    #[inline]
+    pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        self.output_lanes::<0>(us, them, bucket)
+    }
+
+    #[inline(always)]
+    pub(crate) fn output_lanes<const W: usize>(
+        &self,
+        us: &[i16],
+        them: &[i16],
+        bucket: usize,
+    ) -> i32 {
+        let h = self.lanes::<W>();
+        let (us, them) = (&us[..h], &them[..h]);
+        let weights = &self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let (ours, theirs) = weights.split_at(h);
         let sum = simd::screlu_dot(us, ours) + simd::screlu_dot(them, theirs);
         // sum is in QA * QA * QB; one QA goes before the bias is added. In
-        // i64: a net file may hold any i32 bias, and bias * SCALE overflows
-        // i32. The result fits i32: |sum / QA| < 2^23 (HIDDEN * 2 terms of at
-        // most QA * 127), so |(sum / QA + bias) * SCALE / (QA * QB)| <
-        // (2^31 + 2^23) * 400 / 16320 < 2^26.
-        let scaled = (i64::from(sum / QA) + i64::from(self.output_bias)) * i64::from(SCALE)
+        // i64: a sum of 2 * 1024 terms of up to QA² * 127 and any i32 bias
+        // times SCALE overflow i32. The result fits i32: |sum / QA| < 2^27
+        // (2 * MAX_HIDDEN terms of at most QA * 127), so |(sum / QA + bias)
+        // * SCALE / (QA * QB)| < (2^31 + 2^27) * 400 / 16320 < 2^26. For
+        // version 1's width the sum fits i32 and this is exactly the old
+        // i32 arithmetic (integer division truncates the same way).
+        let scaled = (sum / i64::from(QA) + i64::from(self.output_bias[bucket])) * i64::from(SCALE)
             / i64::from(QA * QB);
         scaled as i32
     }
 
-    /// Accumulators of both perspectives computed from nothing.
-    pub fn refresh(&self, board: &shakmaty::Board) -> [[i16; HIDDEN]; 2] {
-        let mut acc = [[0i16; HIDDEN]; 2];
-        for perspective in Color::ALL {
-            let a = &mut acc[perspective as usize];
-            a.copy_from_slice(&self.feature_bias);
+    /// Fills `acc` (`2 * hidden` values: White's perspective, then
+    /// Black's) from the board.
+    pub fn refresh_into(&self, board: &shakmaty::Board, acc: &mut [i16]) {
+        by_width!(self.hidden, |W| self.refresh_lanes::<W>(board, acc))
+    }
+
+    pub(crate) fn refresh_lanes<const W: usize>(&self, board: &shakmaty::Board, acc: &mut [i16]) {
+        let w = self.lanes::<W>();
+        let (white, black) = acc[..2 * w].split_at_mut(w);
+        for (perspective, a) in [(Color::White, white), (Color::Black, black)] {
+            a.copy_from_slice(&self.feature_bias[..w]);
             for (square, piece) in board {
-                simd::add_row(a, self.row(feature(perspective, piece, square)));
+                simd::add_row(a, self.row_lanes::<W>(feature(perspective, piece, square)));
             }
         }
+    }
+
+    /// Both perspectives' accumulators computed from nothing: White's
+    /// `hidden` values, then Black's.
+    pub fn refresh(&self, board: &shakmaty::Board) -> Vec<i16> {
+        let mut acc = vec![0; 2 * self.hidden];
+        self.refresh_into(board, &mut acc);
         acc
     }
 
@@ -232,21 +464,25 @@ impl Network {
     /// `eval` command; the search updates accumulators instead).
     pub fn evaluate_board(&self, board: &shakmaty::Board, turn: Color) -> i32 {
         let acc = self.refresh(board);
-        let (us, them) = (&acc[turn as usize], &acc[!turn as usize]);
-        self.output(us, them)
+        let (white, black) = acc.split_at(self.hidden);
+        let (us, them) = match turn {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        self.output(us, them, self.bucket(board.occupied().count() as u32))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::train::Trainer;
+    use crate::learn::train::{Shape, Trainer};
     use crate::position::Position;
     use shakmaty::{CastlingMode, Position as _};
 
     /// A net with random weights: every input matters.
-    fn random_net(seed: u64) -> Network {
-        Trainer::new(seed).quantise()
+    fn random_net(seed: u64, hidden: usize, buckets: usize) -> Network {
+        Trainer::new(seed, Shape { hidden, buckets }).quantise()
     }
 
     fn xorshift(state: &mut u64) -> u64 {
@@ -257,11 +493,11 @@ mod tests {
     }
 
     /// Random games from positions rich in castling, en passant, captures
-    /// and promotions; after each move (and some null moves and takebacks)
-    /// the incremental accumulators equal a refresh.
+    /// and promotions, with nets of several widths and both bucket counts;
+    /// after each move (and some null moves and takebacks) the incremental
+    /// accumulators equal a refresh.
     #[test]
     fn incremental_accumulators_equal_a_refresh() {
-        let net = random_net(3);
         let starts = [
             (
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -286,59 +522,212 @@ mod tests {
             ),
         ];
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let (mut checked, mut castles, mut en_passant, mut promotions, mut nulls) = (0, 0, 0, 0, 0);
-        for (fen, mode) in starts {
-            for _ in 0..20 {
-                let mut pos = Position::from_fen(fen, mode).unwrap();
-                let mut stack = AccumulatorStack::default();
-                for _ in 0..60 {
-                    let moves = pos.board().legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
-                    castles += usize::from(m.is_castle());
-                    en_passant += usize::from(m.is_en_passant());
-                    promotions += usize::from(m.is_promotion());
-                    pos.make(m);
-                    if !pos.in_check() && xorshift(&mut rng).is_multiple_of(6) {
-                        pos.make_null();
-                        nulls += 1;
-                    }
-                    // Evaluate only now and then: updates span several plies.
-                    if xorshift(&mut rng).is_multiple_of(3) {
-                        assert_eq!(
-                            stack.current(&net, &pos),
-                            net.refresh(pos.board().board()),
-                            "{}",
-                            pos.fen()
-                        );
-                        assert_eq!(
-                            stack.evaluate(&net, &pos),
-                            net.evaluate_board(pos.board().board(), pos.turn())
-                        );
-                        checked += 1;
-                    }
-                    if xorshift(&mut rng).is_multiple_of(5) {
-                        pos.unmake();
-                        assert_eq!(stack.current(&net, &pos), net.refresh(pos.board().board()));
+        let (mut castles, mut en_passant, mut promotions, mut nulls) = (0, 0, 0, 0);
+        for (hidden, buckets, games) in [
+            (128, 1, 20),
+            (256, 8, 8),
+            (512, 8, 4),
+            (1024, 1, 2),
+            (208, 8, 2),
+        ] {
+            let net = random_net(3, hidden, buckets);
+            let mut checked = 0;
+            for (fen, mode) in starts {
+                for _ in 0..games {
+                    let mut pos = Position::from_fen(fen, mode).unwrap();
+                    let mut stack = AccumulatorStack::default();
+                    for _ in 0..60 {
+                        let moves = pos.board().legal_moves();
+                        if moves.is_empty() {
+                            break;
+                        }
+                        let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
+                        castles += usize::from(m.is_castle());
+                        en_passant += usize::from(m.is_en_passant());
+                        promotions += usize::from(m.is_promotion());
+                        pos.make(m);
+                        if !pos.in_check() && xorshift(&mut rng).is_multiple_of(6) {
+                            pos.make_null();
+                            nulls += 1;
+                        }
+                        // Evaluate only now and then: updates span several plies.
+                        if xorshift(&mut rng).is_multiple_of(3) {
+                            assert_eq!(
+                                stack.current(&net, &pos),
+                                net.refresh(pos.board().board()),
+                                "{hidden} wide: {}",
+                                pos.fen()
+                            );
+                            assert_eq!(
+                                stack.evaluate(&net, &pos),
+                                net.evaluate_board(pos.board().board(), pos.turn())
+                            );
+                            checked += 1;
+                        }
+                        if xorshift(&mut rng).is_multiple_of(5) {
+                            pos.unmake();
+                            assert_eq!(stack.current(&net, &pos), net.refresh(pos.board().board()));
+                        }
                     }
                 }
             }
+            assert!(checked > games * 25, "{hidden} wide: {checked} checked");
         }
         assert!(
-            checked > 500 && castles > 5 && en_passant > 0 && promotions > 5 && nulls > 20,
-            "{checked} {castles} {en_passant} {promotions} {nulls}"
+            castles > 5 && en_passant > 0 && promotions > 5 && nulls > 20,
+            "{castles} {en_passant} {promotions} {nulls}"
         );
+    }
+
+    /// One stack evaluating with nets of different widths in turn (as after
+    /// `EvalFile`, with the stack cleared as the evaluator does) gives each
+    /// net's own evaluation.
+    #[test]
+    fn a_stack_follows_a_change_of_width() {
+        let pos = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            CastlingMode::Standard,
+        )
+        .unwrap();
+        let mut stack = AccumulatorStack::default();
+        for (hidden, buckets) in [(128, 1), (512, 8), (208, 1), (256, 8), (128, 1)] {
+            let net = random_net(7, hidden, buckets);
+            stack.clear();
+            assert_eq!(
+                stack.evaluate(&net, &pos),
+                net.evaluate_board(pos.board().board(), pos.turn())
+            );
+        }
+    }
+
+    /// Net 3's evaluations of the bench positions, as the build before
+    /// variable widths and output buckets (741f2c9) printed them with
+    /// `eval`: reading version 1 files and evaluating them is unchanged.
+    #[test]
+    fn net_3_evaluates_as_before() {
+        const BEFORE: [i32; 42] = [
+            -1130, -46, -47, -2, 47, -21, -39, -309, -406, -61, -15, 136, 98, 44, 64, 16, -37, -22,
+            190, -16, 317, 142, -94, 124, 10, 95, 391, 92, 91, -179, -16, -130, -69, -253, -120,
+            46, -174, -99, 34, 924, 174, 271,
+        ];
+        let net = embedded();
+        assert_eq!((net.hidden(), net.buckets(), net.version()), (128, 1, 1));
+        let fens: Vec<&str> = crate::bench::bench_fens().collect();
+        assert_eq!(fens.len(), BEFORE.len());
+        for (fen, before) in fens.into_iter().zip(BEFORE) {
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            assert_eq!(
+                net.evaluate_board(pos.board().board(), pos.turn()),
+                before,
+                "{fen}"
+            );
+            let mut stack = AccumulatorStack::default();
+            assert_eq!(stack.evaluate(&net, &pos), before, "{fen}");
+        }
+    }
+
+    #[test]
+    fn output_buckets_go_by_piece_count() {
+        let expected = [
+            (2, 0),
+            (5, 0),
+            (6, 1),
+            (9, 1),
+            (10, 2),
+            (17, 3),
+            (29, 6),
+            (30, 7),
+            (32, 7),
+        ];
+        for (pieces, bucket) in expected {
+            assert_eq!(output_bucket(pieces, 8), bucket, "{pieces} pieces");
+            assert_eq!(output_bucket(pieces, 1), 0);
+        }
+        // Out of the range of legal positions, still a bucket of the net.
+        assert_eq!(output_bucket(0, 8), 0);
+        assert_eq!(output_bucket(64, 8), 7);
+    }
+
+    /// An 8-bucket net evaluates each position through the head of its
+    /// piece count: as a one-output net made of that head and the same
+    /// feature layer does, and not as the nets of the other heads do.
+    #[test]
+    fn positions_of_different_piece_counts_use_different_heads() {
+        let mut net = random_net(11, 256, 8);
+        // Heads apart by their biases too (50 cp from one to the next), so
+        // that even a bare board tells them apart.
+        for (b, bias) in net.output_bias.iter_mut().enumerate() {
+            *bias += (b as i32 * 50 - 175) * QA * QB / SCALE;
+        }
+        let head = |b: usize| {
+            Network::from_parts(
+                256,
+                1,
+                net.feature_weights.clone(),
+                net.feature_bias.clone(),
+                net.output_weights[b * 512..(b + 1) * 512].to_vec(),
+                vec![net.output_bias[b]],
+            )
+            .unwrap()
+        };
+        let heads: Vec<Network> = (0..8).map(head).collect();
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", // 32: bucket 7
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", // 32
+            "2r3k1/5pp1/p3p2p/1p1nP3/3P4/P4N1P/1q3PP1/3Q1RK1 b - - 0 25", // 20: bucket 4
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",                // 10: bucket 2
+            "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1",                  // 10
+            "4k3/8/8/8/8/8/8/4K2R b K - 0 1",                           // 3: bucket 0
+            "6k1/8/8/8/8/8/8/QQQQQQK1 w - - 0 1",                       // 8: bucket 1
+        ];
+        let mut buckets_seen = Vec::new();
+        for fen in fens {
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let board = pos.board().board();
+            let bucket = net.bucket(board.occupied().count() as u32);
+            buckets_seen.push(bucket);
+            let eval = net.evaluate_board(board, pos.turn());
+            assert_eq!(
+                eval,
+                heads[bucket].evaluate_board(board, pos.turn()),
+                "{fen}"
+            );
+            assert_eq!(AccumulatorStack::default().evaluate(&net, &pos), eval);
+            let others = (0..8).filter(|&b| b != bucket);
+            let differ = others
+                .filter(|&b| heads[b].evaluate_board(board, pos.turn()) != eval)
+                .count();
+            assert_eq!(differ, 7, "{fen}: only {differ} other heads differ");
+        }
+        buckets_seen.sort_unstable();
+        buckets_seen.dedup();
+        assert_eq!(buckets_seen, [0, 1, 2, 4, 7]);
     }
 
     #[test]
     fn net_files_round_trip_and_bad_ones_are_refused() {
-        let net = random_net(5);
+        // Version 1: 128 wide, one output; the size of the real file.
+        let net = random_net(5, 128, 1);
         let bytes = net.to_bytes();
-        // Every net of this architecture has the size of the real file.
+        assert_eq!(bytes[4..8], 1u32.to_le_bytes());
         assert_eq!(bytes.len(), EMBEDDED.len());
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        // The same net in a version 2 file loads as the same net.
+        let v2 = net.to_bytes_as(2);
+        assert_eq!(v2[4..8], 2u32.to_le_bytes());
+        assert_eq!(Network::from_bytes(&v2).unwrap(), net);
+
+        // Version 2: other widths and 8 outputs.
+        for (hidden, buckets) in [(256, 8), (512, 1), (128, 8), (1024, 8), (16, 1)] {
+            let wide = random_net(6, hidden, buckets);
+            let bytes = wide.to_bytes();
+            assert_eq!(bytes[4..8], 2u32.to_le_bytes(), "{hidden} {buckets}");
+            assert_eq!(bytes.len(), file_bytes(hidden, buckets));
+            let loaded = Network::from_bytes(&bytes).unwrap();
+            assert_eq!((loaded.hidden(), loaded.buckets()), (hidden, buckets));
+            assert_eq!(loaded, wide);
+            assert_eq!(loaded.to_bytes(), bytes);
+        }
 
         let refused = |b: &[u8]| Network::from_bytes(b).unwrap_err().0;
         assert!(refused(&bytes[..bytes.len() - 1]).contains("truncated"));
@@ -346,9 +735,39 @@ mod tests {
         let mut corrupt = bytes.clone();
         corrupt[1000] ^= 1;
         assert!(refused(&corrupt).contains("checksum"));
-        let mut wider = bytes.clone();
-        wider[12..16].copy_from_slice(&256u32.to_le_bytes());
-        assert!(refused(&wider).contains("hidden is 256"));
+        let with_word = |bytes: &[u8], i: usize, value: u32| {
+            let mut b = bytes.to_vec();
+            b[i * 4..i * 4 + 4].copy_from_slice(&value.to_le_bytes());
+            b
+        };
+        // A version 1 file must be 128 wide with one output.
+        assert!(refused(&with_word(&bytes, 3, 256)).contains("hidden is 256"));
+        assert!(refused(&with_word(&bytes, 4, 8)).contains("outputs is 8"));
+        assert!(refused(&with_word(&bytes, 1, 3)).contains("version 3"));
+        assert!(refused(&with_word(&bytes, 5, 256)).contains("QA is 256"));
+        // A version 2 file's shape must be one this build runs.
+        for (hidden, buckets, message) in [
+            (100, 1, "multiple of 16"),
+            (0, 1, "multiple of 16"),
+            (2048, 1, "multiple of 16"),
+            (u32::MAX, 1, "multiple of 16"),
+            (256, 3, "3 output buckets"),
+            (256, 0, "0 output buckets"),
+            (256, u32::MAX, "output buckets"),
+        ] {
+            let b = with_word(&with_word(&v2, 3, hidden), 4, buckets);
+            assert!(
+                refused(&b).contains(message),
+                "{hidden} {buckets}: {}",
+                refused(&b)
+            );
+        }
+        // A version 2 header whose shape disagrees with the file's size.
+        assert!(refused(&with_word(&v2, 3, 256)).contains("truncated"));
+        // An output weight beyond ±127, with a good checksum.
+        let mut loud = random_net(5, 256, 8);
+        loud.output_weights[1000] = 128;
+        assert!(refused(&loud.to_bytes()).contains("±127"));
         assert!(refused(b"GARBAGE GARBAGE GARBAGE GARBAGE GARBAGE").contains("magic"));
         assert!(Network::load(std::path::Path::new("/no/such/net.nnue")).is_err());
         // The embedded net is a valid one, and writing it gives back its
@@ -358,21 +777,23 @@ mod tests {
 
     #[test]
     fn quantised_output_follows_the_float_net() {
-        let trainer = Trainer::new(9);
-        let net = trainer.quantise();
-        for fen in crate::bench::bench_fens() {
-            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
-            let record = crate::learn::trainingdata::encode(
-                pos.board(),
-                0,
-                crate::learn::trainingdata::GameResult::Draw,
-            );
-            let float = trainer.output(&record) * SCALE as f32;
-            let quantised = net.evaluate_board(pos.board().board(), pos.turn());
-            assert!(
-                (float - quantised as f32).abs() < 8.0 + float.abs() * 0.02,
-                "{fen}: float {float} quantised {quantised}"
-            );
+        for (hidden, buckets) in [(128, 1), (256, 8)] {
+            let trainer = Trainer::new(9, Shape { hidden, buckets });
+            let net = trainer.quantise();
+            for fen in crate::bench::bench_fens() {
+                let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+                let record = crate::learn::trainingdata::encode(
+                    pos.board(),
+                    0,
+                    crate::learn::trainingdata::GameResult::Draw,
+                );
+                let float = trainer.output(&record) * SCALE as f32;
+                let quantised = net.evaluate_board(pos.board().board(), pos.turn());
+                assert!(
+                    (float - quantised as f32).abs() < 8.0 + float.abs() * 0.02,
+                    "{hidden} {buckets} {fen}: float {float} quantised {quantised}"
+                );
+            }
         }
     }
 }

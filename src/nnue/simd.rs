@@ -1,32 +1,46 @@
 //! The two inner loops of the net: adding or subtracting a feature row to an
-//! accumulator, and the SCReLU dot product of the output layer.
+//! accumulator, and the SCReLU dot product of the output layer, for any
+//! width the net file has (a multiple of 16 up to `MAX_HIDDEN`).
 //!
 //! The row updates are plain loops that the compiler vectorises for any
 //! target. The dot product has an AVX2 version, chosen at run time where
 //! the CPU has it, and a portable one; both give the same integer (a test
-//! checks both against the definition).
+//! checks both against the definition at every width).
 
-use super::{HIDDEN, QA};
+use super::QA;
 
 #[inline]
-pub fn add_row(acc: &mut [i16; HIDDEN], row: &[i16]) {
+pub fn add_row(acc: &mut [i16], row: &[i16]) {
+    debug_assert_eq!(acc.len(), row.len());
     for (a, &w) in acc.iter_mut().zip(row) {
         *a = a.wrapping_add(w);
     }
 }
 
 #[inline]
-pub fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16]) {
+pub fn sub_row(acc: &mut [i16], row: &[i16]) {
+    debug_assert_eq!(acc.len(), row.len());
     for (a, &w) in acc.iter_mut().zip(row) {
         *a = a.wrapping_sub(w);
     }
 }
 
-/// Σ clamp(acc, 0, QA)² · weight over the accumulator (in QA² · QB).
-/// Output weights must lie within ±127 (the net loader checks it), so that
-/// the AVX2 path's 16-bit product `v · w` can't overflow.
+/// `acc = parent + add - sub`, lane by lane (wrapping): a copy and two row
+/// updates in one pass.
 #[inline]
-pub fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16]) -> i32 {
+pub fn copy_add_sub(acc: &mut [i16], parent: &[i16], add: &[i16], sub: &[i16]) {
+    debug_assert!(acc.len() == parent.len() && acc.len() == add.len() && acc.len() == sub.len());
+    for (((a, &p), &x), &y) in acc.iter_mut().zip(parent).zip(add).zip(sub) {
+        *a = p.wrapping_add(x).wrapping_sub(y);
+    }
+}
+
+/// Σ clamp(acc, 0, QA)² · weight over the accumulator (in QA² · QB), for
+/// `acc` and `weights` of the same length, a multiple of 16 up to
+/// `MAX_HIDDEN`. Output weights must lie within ±127 (the net loader checks
+/// it), so that the AVX2 path's 16-bit product `v · w` can't overflow.
+#[inline]
+pub fn screlu_dot(acc: &[i16], weights: &[i16]) -> i64 {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -38,35 +52,38 @@ pub fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16]) -> i32 {
     portable_screlu_dot(acc, weights)
 }
 
-pub fn portable_screlu_dot(acc: &[i16; HIDDEN], weights: &[i16]) -> i32 {
+pub fn portable_screlu_dot(acc: &[i16], weights: &[i16]) -> i64 {
+    assert_eq!(acc.len(), weights.len());
     acc.iter()
-        .zip(&weights[..HIDDEN])
+        .zip(weights)
         .map(|(&a, &w)| {
             let v = i32::from(a).clamp(0, QA);
-            v * v * i32::from(w)
+            i64::from(v * v * i32::from(w))
         })
         .sum()
 }
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
-    use super::{HIDDEN, QA};
+    use super::QA;
+    use crate::nnue::MAX_HIDDEN;
     use std::arch::x86_64::*;
 
     /// # Safety
     /// The CPU must support AVX2. Memory safety holds otherwise: every
-    /// load reads 16 lanes at `i < HIDDEN` (a multiple of 16) from slices
-    /// of at least `HIDDEN` elements, asserted on entry.
+    /// load reads 16 lanes at `i` with `i + 16 <= len`, where `len` is the
+    /// length of both slices (asserted equal on entry), so no load passes
+    /// the end of either.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16]) -> i32 {
-        const { assert!(HIDDEN.is_multiple_of(16)) };
-        assert!(weights.len() >= HIDDEN);
+    pub unsafe fn screlu_dot(acc: &[i16], weights: &[i16]) -> i64 {
+        let len = acc.len();
+        assert!(weights.len() == len && len.is_multiple_of(16) && len <= MAX_HIDDEN);
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
         let mut sum = _mm256_setzero_si256();
-        for i in (0..HIDDEN).step_by(16) {
-            // SAFETY: i + 16 <= HIDDEN <= both lengths; loadu has no
-            // alignment requirement.
+        for i in (0..len).step_by(16) {
+            // SAFETY: i + 16 <= len, the length of both slices (len is a
+            // multiple of 16); loadu has no alignment requirement.
             let (v, w) = unsafe {
                 (
                     _mm256_loadu_si256(acc.as_ptr().add(i).cast()),
@@ -75,29 +92,40 @@ pub mod avx2 {
             };
             let v = _mm256_min_epi16(_mm256_max_epi16(v, zero), qa);
             // v ≤ 255 and |w| ≤ 127: v·w fits in 16 bits; madd then
-            // multiplies by v again and sums pairs in 32 bits.
+            // multiplies by v again and sums pairs in 32 bits. Each of the
+            // 8 lanes sums len / 8 ≤ 128 products of at most 255² · 127 =
+            // 8,258,175 in magnitude: below 2^31 (up to 260 would be).
             let vw = _mm256_mullo_epi16(v, w);
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
         }
-        let halves = _mm_add_epi32(
-            _mm256_castsi256_si128(sum),
-            _mm256_extracti128_si256::<1>(sum),
+        // The lanes' total can pass i32 from 256 wide on: add them in i64.
+        let quads = _mm256_add_epi64(
+            _mm256_cvtepi32_epi64(_mm256_castsi256_si128(sum)),
+            _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(sum)),
         );
-        let pairs = _mm_add_epi32(halves, _mm_shuffle_epi32::<0b01_00_11_10>(halves));
-        let single = _mm_add_epi32(pairs, _mm_shuffle_epi32::<0b10_11_00_01>(pairs));
-        _mm_cvtsi128_si32(single)
+        let pairs = _mm_add_epi64(
+            _mm256_castsi256_si128(quads),
+            _mm256_extracti128_si256::<1>(quads),
+        );
+        _mm_cvtsi128_si64(pairs) + _mm_extract_epi64::<1>(pairs)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::MAX_HIDDEN;
+
+    /// The widths tested: version 1's, the trainer's wider choices, and
+    /// the smallest and an odd multiple of 16.
+    const WIDTHS: [usize; 6] = [16, 128, 208, 256, 512, MAX_HIDDEN];
 
     /// The definition written out plainly, in i64 and without `clamp`: a
     /// reference independent of both paths under test.
-    fn reference(acc: &[i16; HIDDEN], weights: &[i16]) -> i64 {
+    fn reference(acc: &[i16], weights: &[i16]) -> i64 {
+        assert_eq!(acc.len(), weights.len());
         let mut sum = 0i64;
-        for (&a, &w) in acc.iter().zip(&weights[..HIDDEN]) {
+        for (&a, &w) in acc.iter().zip(weights) {
             let a = i64::from(a);
             let v = if a < 0 {
                 0
@@ -111,56 +139,100 @@ mod tests {
         sum
     }
 
-    /// Both dot products against the reference: known values, then random
-    /// accumulators below 0, inside and above QA with weights at the ±127
-    /// extremes. The AVX2 path is compared where the CPU has it; elsewhere
-    /// the test says it compared the portable path only.
+    fn xorshift(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    /// Both dot products against the reference at every width: known
+    /// values (all lanes saturated at the largest weights, where the total
+    /// passes i32 from 256 wide on), then random accumulators below 0,
+    /// inside and above QA with weights at the ±127 extremes. The AVX2 path
+    /// is compared where the CPU has it; elsewhere the test says it
+    /// compared the portable path only.
     #[test]
-    fn dot_products_equal_the_definition() {
+    fn dot_products_equal_the_definition_at_every_width() {
         let avx2 = avx2_available();
         if !avx2 {
             eprintln!("no AVX2 on this CPU: only the portable dot product is compared");
         }
-        let check = |acc: &[i16; HIDDEN], weights: &[i16]| {
+        let check = |acc: &[i16], weights: &[i16]| {
             let expected = reference(acc, weights);
-            assert_eq!(i64::from(portable_screlu_dot(acc, weights)), expected);
-            assert_eq!(i64::from(screlu_dot(acc, weights)), expected);
+            assert_eq!(portable_screlu_dot(acc, weights), expected);
+            assert_eq!(screlu_dot(acc, weights), expected);
             #[cfg(target_arch = "x86_64")]
             if avx2 {
                 // SAFETY: AVX2 is present (checked).
                 let got = unsafe { avx2::screlu_dot(acc, weights) };
-                assert_eq!(i64::from(got), expected);
+                assert_eq!(got, expected);
             }
         };
-        // Saturated everywhere, at the largest weight: 128 · 255² · 127.
-        check(&[300; HIDDEN], &[127; HIDDEN]);
-        assert_eq!(
-            reference(&[300; HIDDEN], &[127; HIDDEN]),
-            128 * 65_025 * 127
-        );
-        // Negative accumulators count for nothing.
-        check(&[-1; HIDDEN], &[127; HIDDEN]);
-        assert_eq!(reference(&[-1; HIDDEN], &[127; HIDDEN]), 0);
-        // One value in the middle: 10² · -127.
-        let mut one = [0i16; HIDDEN];
-        one[77] = 10;
-        check(&one, &[-127; HIDDEN]);
-        assert_eq!(reference(&one, &[-127; HIDDEN]), -12_700);
-
         let mut seed = 0x1234_5678_9abc_def0u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for _ in 0..1000 {
-            let mut acc = [0i16; HIDDEN];
-            for a in acc.iter_mut() {
-                *a = (next() % 700) as i16 - 200; // below 0, inside, above QA
+        for width in WIDTHS {
+            // Saturated everywhere, at the largest weight: width · 255² · 127.
+            for weight in [127, -127] {
+                check(&vec![300; width], &vec![weight; width]);
+                assert_eq!(
+                    reference(&vec![300; width], &vec![weight; width]),
+                    width as i64 * 65_025 * i64::from(weight)
+                );
             }
-            let weights: Vec<i16> = (0..HIDDEN).map(|_| (next() % 255) as i16 - 127).collect();
-            check(&acc, &weights);
+            // Negative accumulators count for nothing.
+            check(&vec![-1; width], &vec![127; width]);
+            assert_eq!(reference(&vec![-1; width], &vec![127; width]), 0);
+            // One value in the middle, in the last lane: 10² · -127.
+            let mut one = vec![0i16; width];
+            one[width - 3] = 10;
+            check(&one, &vec![-127; width]);
+            assert_eq!(reference(&one, &vec![-127; width]), -12_700);
+
+            for _ in 0..300 {
+                let acc: Vec<i16> = (0..width)
+                    .map(|_| (xorshift(&mut seed) % 700) as i16 - 200) // below 0, inside, above QA
+                    .collect();
+                let weights: Vec<i16> = (0..width)
+                    .map(|_| (xorshift(&mut seed) % 255) as i16 - 127)
+                    .collect();
+                check(&acc, &weights);
+            }
+        }
+    }
+
+    /// Adding and subtracting rows at every width, alone and fused with a
+    /// copy: each lane by itself, wrapping like the i16 arithmetic the
+    /// accumulators rely on, and a subtraction undoing an addition.
+    #[test]
+    fn row_updates_add_and_subtract_every_lane_at_every_width() {
+        let mut seed = 0x0fed_cba9_8765_4321u64;
+        for width in WIDTHS {
+            for _ in 0..50 {
+                let start: Vec<i16> = (0..width).map(|_| xorshift(&mut seed) as i16).collect();
+                let row: Vec<i16> = (0..width).map(|_| xorshift(&mut seed) as i16).collect();
+                let mut acc = start.clone();
+                add_row(&mut acc, &row);
+                for i in 0..width {
+                    let sum = (i32::from(start[i]) + i32::from(row[i])) as i16;
+                    assert_eq!(acc[i], sum, "width {width} lane {i}");
+                }
+                sub_row(&mut acc, &row);
+                assert_eq!(acc, start, "width {width}");
+                // The fused copy: start + row - other.
+                let other: Vec<i16> = (0..width).map(|_| xorshift(&mut seed) as i16).collect();
+                let mut fused = vec![0; width];
+                copy_add_sub(&mut fused, &start, &row, &other);
+                for i in 0..width {
+                    let expected =
+                        (i32::from(start[i]) + i32::from(row[i]) - i32::from(other[i])) as i16;
+                    assert_eq!(fused[i], expected, "width {width} lane {i}");
+                }
+                sub_row(&mut acc, &row);
+                for i in 0..width {
+                    let difference = (i32::from(start[i]) - i32::from(row[i])) as i16;
+                    assert_eq!(acc[i], difference, "width {width} lane {i}");
+                }
+            }
         }
     }
 
