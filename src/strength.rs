@@ -78,8 +78,8 @@ struct Anchor {
 const LEVELS: [Anchor; 6] = [
     Anchor {
         elo: 1350,
-        nodes: 500,
-        weakness: 102,
+        nodes: 350,
+        weakness: 106,
     },
     Anchor {
         elo: 1700,
@@ -88,8 +88,8 @@ const LEVELS: [Anchor; 6] = [
     },
     Anchor {
         elo: 2000,
-        nodes: 33_000,
-        weakness: 55,
+        nodes: 48_000,
+        weakness: 51,
     },
     Anchor {
         elo: 2300,
