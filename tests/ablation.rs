@@ -8,15 +8,14 @@
 //! ablation` (`.ci/run` runs it).
 #![cfg(feature = "ablation")]
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::thread;
+mod common;
+
 use std::time::Duration;
 
 use lasker::search::Techniques;
 
-const EXE: &str = env!("CARGO_BIN_EXE_lasker");
+use common::Engine;
+
 /// A hang guard, not a speed limit.
 const TIMEOUT: Duration = Duration::from_secs(120);
 /// Kiwipete: castling, en passant, checks, captures of every kind. At depth
@@ -26,60 +25,13 @@ const TIMEOUT: Duration = Duration::from_secs(120);
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const DEPTH: u32 = 12;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    rx: Receiver<String>,
-}
-
+/// What these tests add to the shared harness (`common`).
 impl Engine {
-    fn new() -> Engine {
-        let mut child = Command::new(EXE)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("starting the engine");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let stdin = child.stdin.take().expect("piped stdin");
-        let (tx, rx) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine { child, stdin, rx }
-    }
-
-    fn send(&mut self, cmd: &str) {
-        writeln!(self.stdin, "{cmd}").expect("writing to the engine");
-        self.stdin.flush().expect("flushing the engine's stdin");
-    }
-
-    /// Lines up to and including the first that `last` accepts.
-    fn lines_until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let line = self
-                .rx
-                .recv_timeout(TIMEOUT)
-                .unwrap_or_else(|_| panic!("no answer; lines so far {lines:?}"));
-            let done = last(&line);
-            lines.push(line);
-            if done {
-                return lines;
-            }
-        }
-    }
-
     /// Sets `Disable` and returns the lines it printed before `readyok`.
     fn disable(&mut self, value: &str) -> Vec<String> {
         self.send(&format!("setoption name Disable value {value}"));
         self.send("isready");
-        let mut lines = self.lines_until(|l| l == "readyok");
+        let mut lines = self.lines_until(|l| l == "readyok", TIMEOUT);
         lines.pop();
         lines
     }
@@ -90,7 +42,7 @@ impl Engine {
         self.send("ucinewgame");
         self.send(&format!("position fen {KIWIPETE}"));
         self.send(&format!("go depth {DEPTH}"));
-        let lines = self.lines_until(|l| l.starts_with("bestmove"));
+        let lines = self.lines_until(|l| l.starts_with("bestmove"), TIMEOUT);
         let depth_reached = format!("info depth {DEPTH} ");
         let last = lines
             .iter()
@@ -102,18 +54,11 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn uci_lists_the_disable_option() {
     let mut e = Engine::new();
     e.send("uci");
-    let lines = e.lines_until(|l| l == "uciok");
+    let lines = e.lines_until(|l| l == "uciok", TIMEOUT);
     assert!(
         lines
             .iter()

@@ -3,13 +3,12 @@
 //! (written here as fastchess and cutechess write them) converted to
 //! training data by `lasker convert`.
 
+mod common;
+
 use std::collections::HashSet;
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
+use std::process::{Command, Stdio};
 
 use lasker::learn::data;
 use lasker::learn::trainingdata::{self, GameResult};
@@ -18,9 +17,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Outcome, Position};
 
-const EXE: &str = env!("CARGO_BIN_EXE_lasker");
-/// A hang guard, not a speed limit.
-const TIMEOUT: Duration = Duration::from_secs(60);
+use common::{EXE, Engine, TIMEOUT};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("lasker-ob-{name}-{}", std::process::id()));
@@ -131,60 +128,19 @@ fn genfens_starts_from_the_books_positions() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A Lasker process over pipes.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
+/// What these tests add to the shared harness (`common`).
 impl Engine {
+    /// A Lasker process that has answered `uci`.
     fn start() -> Engine {
-        let mut child = Command::new(EXE)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("starting lasker");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take().unwrap();
-        let mut engine = Engine {
-            child,
-            stdin,
-            lines,
-        };
+        let mut engine = Engine::new();
         engine.send("uci");
         engine.until(|l| l == "uciok");
         engine
     }
 
-    fn send(&mut self, command: &str) {
-        writeln!(self.stdin, "{command}").unwrap();
-    }
-
     /// Lines up to and including the first that `done` accepts.
     fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(TIMEOUT)
-                .expect("the engine answers");
-            let last = done(&line);
-            seen.push(line);
-            if last {
-                return seen;
-            }
-        }
+        self.lines_until(done, TIMEOUT)
     }
 
     /// The engine's move and its last reported score for the side to move
@@ -224,13 +180,6 @@ impl Engine {
             .to_string();
         let (score, depth) = last.expect("a scored info line");
         (best, score, depth)
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
     }
 }
 

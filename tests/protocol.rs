@@ -6,9 +6,8 @@
 //! kept shallow or short so that the whole file runs in well under a minute
 //! on two shared cores.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+mod common;
+
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -16,13 +15,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
-const EXE: &str = env!("CARGO_BIN_EXE_lasker");
-/// A hang guard, not a speed limit: how long to wait for an expected answer
-/// before calling the engine stuck. The tests check the order and content of
-/// the lines, never how fast they came (other tests run beside these on two
-/// shared cores, with debug assertions on); speed is measured by `bench` and
-/// by matches, where a time loss is counted.
-const TIMEOUT: Duration = Duration::from_secs(60);
+use common::{Engine, TIMEOUT};
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -35,185 +28,8 @@ const CHESS960_FEN: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR
 // Harness
 // ---------------------------------------------------------------------------
 
-/// A running engine with its stdout read line by line on a thread.
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    rx: Receiver<String>,
-    /// Every line read so far (for failure messages).
-    seen: Vec<String>,
-    /// Every command sent so far (for failure messages).
-    sent: Vec<String>,
-}
-
+/// What the protocol tests add to the shared harness.
 impl Engine {
-    /// The engine in interactive mode.
-    fn new() -> Engine {
-        Engine::spawn(&[], true)
-    }
-
-    /// The engine with command-line arguments; stdin is `/dev/null` unless
-    /// `piped`.
-    fn spawn(args: &[&str], piped: bool) -> Engine {
-        let mut child = Command::new(EXE)
-            .args(args)
-            .stdin(if piped { Stdio::piped() } else { Stdio::null() })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("starting the engine");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-            // Dropping `tx` tells the test that stdout closed.
-        });
-        let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            rx,
-            seen: Vec::new(),
-            sent: Vec::new(),
-        }
-    }
-
-    fn transcript(&self) -> String {
-        format!(
-            "commands sent:\n  {}\nlines received:\n  {}",
-            self.sent.join("\n  "),
-            self.seen.join("\n  ")
-        )
-    }
-
-    fn send(&mut self, cmd: &str) {
-        let mut shown = cmd.to_string();
-        if shown.len() > 200 {
-            let head: String = shown.chars().take(200).collect();
-            shown = format!("{head}... ({} bytes)", cmd.len());
-        }
-        self.sent.push(shown);
-        let stdin = self.stdin.as_mut().expect("stdin is open");
-        writeln!(stdin, "{cmd}").expect("writing to the engine");
-        stdin.flush().expect("flushing the engine's stdin");
-    }
-
-    /// Closes the engine's stdin (end of input).
-    fn close_stdin(&mut self) {
-        self.sent.push("<EOF>".to_string());
-        self.stdin = None;
-    }
-
-    /// The next line, or `None` if none comes within `timeout`; panics if
-    /// stdout closed.
-    fn next_line(&mut self, timeout: Duration) -> Option<String> {
-        match self.rx.recv_timeout(timeout) {
-            Ok(line) => {
-                self.seen.push(line.clone());
-                Some(line)
-            }
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => {
-                panic!("engine closed stdout\n{}", self.transcript())
-            }
-        }
-    }
-
-    /// Reads lines up to and including the first one matching `pred`, and
-    /// returns them all; panics with the transcript if none comes in time.
-    fn lines_until(&mut self, pred: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut lines = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.next_line(left) {
-                Some(line) => {
-                    let done = pred(&line);
-                    lines.push(line);
-                    if done {
-                        return lines;
-                    }
-                }
-                None => panic!("no expected line within {timeout:?}\n{}", self.transcript()),
-            }
-        }
-    }
-
-    /// The first line matching `pred` (earlier lines are consumed).
-    fn expect_line(&mut self, pred: impl Fn(&str) -> bool, timeout: Duration) -> String {
-        self.lines_until(pred, timeout)
-            .pop()
-            .expect("lines_until returns the matching line")
-    }
-
-    /// Sends `isready` and waits for `readyok`; returns the lines before it.
-    fn isready(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.lines_until(|l| l == "readyok", TIMEOUT);
-        lines.pop();
-        lines
-    }
-
-    /// Collects lines for `wait`, asserts that none matches `pred`, and
-    /// returns them.
-    fn no_line_within(
-        &mut self,
-        wait: Duration,
-        pred: impl Fn(&str) -> bool,
-        what: &str,
-    ) -> Vec<String> {
-        let deadline = Instant::now() + wait;
-        let mut lines = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return lines;
-            }
-            if let Some(line) = self.next_line(left) {
-                assert!(
-                    !pred(&line),
-                    "{what}: unexpected line '{line}'\n{}",
-                    self.transcript()
-                );
-                lines.push(line);
-            }
-        }
-    }
-
-    /// Sends `cmd` (a bad command), then `isready`, and asserts that an
-    /// `info string error:` line came before `readyok` and nothing else did.
-    fn expect_error(&mut self, cmd: &str) {
-        self.send(cmd);
-        let lines = self.isready();
-        let errors = lines
-            .iter()
-            .filter(|l| l.starts_with("info string error: "))
-            .count();
-        assert_eq!(
-            errors,
-            1,
-            "'{cmd}' should give exactly one error line, got {lines:?}\n{}",
-            self.transcript()
-        );
-        assert_eq!(
-            lines.len(),
-            1,
-            "'{cmd}' should give only the error line, got {lines:?}"
-        );
-    }
-
-    /// Sends `cmd` and `isready`, and asserts that no line at all came back.
-    fn expect_silent(&mut self, cmd: &str) {
-        self.send(cmd);
-        let lines = self.isready();
-        assert!(lines.is_empty(), "'{cmd}' should be silent, got {lines:?}");
-    }
-
     /// The `Fen:` line of `d`.
     fn fen(&mut self) -> String {
         self.send("d");
@@ -234,51 +50,6 @@ impl Engine {
     fn read_search(&mut self, timeout: Duration) -> SearchOutput {
         let lines = self.lines_until(|l| l.starts_with("bestmove"), timeout);
         SearchOutput::parse(lines)
-    }
-
-    /// Waits for the process to exit by itself.
-    fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("polling the engine") {
-                return status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "engine did not exit within {timeout:?}\n{}",
-                self.transcript()
-            );
-            thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    /// Every remaining line until stdout closes.
-    fn rest_of_output(&mut self, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut lines = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.rx.recv_timeout(left) {
-                Ok(line) => {
-                    self.seen.push(line.clone());
-                    lines.push(line);
-                }
-                Err(RecvTimeoutError::Disconnected) => return lines,
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("stdout still open after {timeout:?}\n{}", self.transcript())
-                }
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        self.stdin = None;
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
     }
 }
 

@@ -7,12 +7,10 @@
 //! message on stderr, so a clone elsewhere still passes `make test`; with
 //! `LASKER_REQUIRE_SYZYGY=1` (set by `.ci/run`) a missing folder fails.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+mod common;
+
+use std::io::Write;
 use std::sync::{Arc, OnceLock};
-use std::thread;
-use std::time::Duration;
 
 use lasker::position::Position;
 use lasker::search::{Control, SearchSetup, Searcher, TB_WIN, format_score};
@@ -20,6 +18,8 @@ use lasker::tablebase::{self, Syzygy, Tables, TbSettings, Wdl};
 use lasker::timeman::Limits;
 use lasker::tt::{Bound, TranspositionTable};
 use shakmaty::{CastlingMode, Chess, Position as _};
+
+use common::{Engine, TIMEOUT};
 
 /// `../shared/syzygy` beside the repository; `LASKER_SYZYGY_DIR` names
 /// another folder (to check the skip: `LASKER_SYZYGY_DIR=/none`).
@@ -486,70 +486,17 @@ fn a_position_outside_the_tables_searches_as_before() {
 // UCI over pipes
 // ---------------------------------------------------------------------------
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    rx: Receiver<String>,
-    seen: Vec<String>,
-}
-
+/// What these tests add to the shared harness (`common`).
 impl Engine {
-    fn new() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lasker"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("starting the engine");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take().unwrap();
-        Engine {
-            child,
-            stdin,
-            rx,
-            seen: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, cmd: &str) {
-        writeln!(self.stdin, "{cmd}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to (without) the first that `done` accepts, which is
-    /// returned last.
+    /// Lines up to and including the first that `done` accepts.
     fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            // A hang guard, not a speed limit (tests run side by side).
-            let line = self
-                .rx
-                .recv_timeout(Duration::from_secs(60))
-                .unwrap_or_else(|_| panic!("no answer; seen {:?}", self.seen));
-            self.seen.push(line.clone());
-            let last = done(&line);
-            lines.push(line);
-            if last {
-                return lines;
-            }
-        }
+        self.lines_until(done, TIMEOUT)
     }
 
     /// `cmd`, then `isready`: the lines before `readyok`.
     fn answer(&mut self, cmd: &str) -> Vec<String> {
         self.send(cmd);
-        self.send("isready");
-        let mut lines = self.until(|l| l == "readyok");
-        lines.pop();
-        lines
+        self.isready()
     }
 
     /// A search's info lines and its best move.
@@ -559,13 +506,6 @@ impl Engine {
         let mut lines = self.until(|l| l.starts_with("bestmove"));
         let best = lines.pop().unwrap();
         (lines, best.split_whitespace().nth(1).unwrap().to_string())
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
     }
 }
 
