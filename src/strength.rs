@@ -74,7 +74,8 @@ struct Anchor {
 /// played at. At 10+0.1 the clock allows about 400,000 nodes a move, so the
 /// 2600 row is a full-strength search of one line (weakness 0), and so is
 /// everything above it: Lasker at full strength scored -179 +/- 151 Elo
-/// against Stockfish at 2850, so the top of the range is out of reach.
+/// against Stockfish at 2850 and -169 +/- 91 against it at 2600, so the top
+/// of the range is out of reach.
 const LEVELS: [Anchor; 6] = [
     Anchor {
         elo: 1350,
