@@ -8,6 +8,8 @@
 //!
 //! The generated moves are scored once and picked by selection: most nodes
 //! cut off after a move or two, so sorting the whole list would be wasted.
+//! For the same reason a capture's exchange (SEE), which decides whether it
+//! is good or losing, is worked out only when the capture is picked.
 //! Once pruning gives up on quiet moves, `skip_quiets` drops them in one
 //! pass (all but checks).
 
@@ -73,6 +75,9 @@ pub struct MovePicker {
     /// never returned, so they are never searched.
     skip_losing_captures: bool,
     stage: Stage,
+    /// Whether the good-band captures' exchanges were checked when they
+    /// were generated (quiescence, which drops the losing ones).
+    exchanges_checked: bool,
     moves: ArrayVec<(Move, i32), 270>,
     next: usize,
 }
@@ -87,6 +92,7 @@ impl MovePicker {
             captures_only: false,
             skip_losing_captures: false,
             stage: Stage::HashMove,
+            exchanges_checked: false,
             moves: ArrayVec::new(),
             next: 0,
         }
@@ -131,17 +137,33 @@ impl MovePicker {
         }
         // Selection: most nodes cut off after a move or two, so sorting
         // the whole list would mostly be wasted.
-        let rest = &mut self.moves[self.next..];
-        let (_, first_score) = *rest.first()?;
-        let (mut i, mut best) = (0, first_score);
-        for (j, &(_, score)) in rest.iter().enumerate().skip(1) {
-            if score > best {
-                (i, best) = (j, score);
+        loop {
+            let rest = &mut self.moves[self.next..];
+            let (_, first_score) = *rest.first()?;
+            let (mut i, mut best) = (0, first_score);
+            for (j, &(_, score)) in rest.iter().enumerate().skip(1) {
+                if score > best {
+                    (i, best) = (j, score);
+                }
             }
+            // A capture still in the good band hasn't had its exchange
+            // checked (see `generate`): check it now that it is wanted. A
+            // losing one moves to the bad band, and the next best is looked
+            // for. Every other score is final, so the order is the one that
+            // checking every capture up front would give.
+            let (m, score) = rest[i];
+            if !self.exchanges_checked
+                && score >= GOOD_CAPTURE - CAPTURE_ORDER_SPAN
+                && m.is_capture()
+                && !see_ge(pos.board(), m, 0)
+            {
+                rest[i].1 = score - GOOD_CAPTURE + BAD_CAPTURE;
+                continue;
+            }
+            rest.swap(0, i);
+            self.next += 1;
+            return Some(m);
         }
-        rest.swap(0, i);
-        self.next += 1;
-        Some(rest[0].0)
     }
 
     /// From now on no quiet move that doesn't give check (late move pruning
@@ -166,6 +188,7 @@ impl MovePicker {
         let side = board.turn();
         let in_check = pos.in_check();
         let skip_losing = self.skips_losing(pos);
+        self.exchanges_checked = skip_losing;
         let moves = if self.captures_only && !in_check {
             tactical_moves(board)
         } else {
@@ -176,12 +199,17 @@ impl MovePicker {
                 continue;
             }
             let score = if m.is_capture() {
-                let good = see_ge(board, m, 0);
-                if !good && skip_losing {
+                // Most nodes cut off before their later captures are
+                // reached, so the exchange is checked when a capture is
+                // picked (`next`). Quiescence drops losing captures, which
+                // `next` can't do without changing the order of the rest
+                // (its swaps would move a dropped move's neighbours): there
+                // they are checked here.
+                let good = !skip_losing || see_ge(board, m, 0);
+                if !good {
                     continue;
                 }
-                let band = if good { GOOD_CAPTURE } else { BAD_CAPTURE };
-                band + capture_order(m, history.capture(side, m))
+                GOOD_CAPTURE + capture_order(m, history.capture(side, m))
             } else if let Some(p) = m.promotion() {
                 if p == Role::Queen {
                     GOOD_CAPTURE + order_value(p)
@@ -207,13 +235,20 @@ impl MovePicker {
     }
 }
 
+/// How far `capture_order` reaches either side of zero: more than a queen
+/// victim (8 × 1307), the capture history (±HISTORY_MAX / 16) and the
+/// attacker together, and far less than the distance between the bands.
+const CAPTURE_ORDER_SPAN: i32 = 100_000;
+
 /// Captures are ordered by the victim (MVV), then by their capture history,
 /// which can outweigh a pawn's difference in victims, not more; the
 /// cheaper attacker (LVA) breaks ties.
 fn capture_order(m: Move, capture_history: i32) -> i32 {
     let victim = m.capture().map_or(0, order_value);
     let attacker = order_value(m.role());
-    victim * 8 + capture_history / 16 - attacker / 32
+    let order = victim * 8 + capture_history / 16 - attacker / 32;
+    debug_assert!(order.abs() < CAPTURE_ORDER_SPAN);
+    order
 }
 
 /// Quiet moves (killers, counter-move, history) score in this band; captures
