@@ -299,6 +299,88 @@ mod tests {
         assert_eq!(order[4], "e1f2", "then history");
     }
 
+    /// The order with every capture's exchange checked up front, as the
+    /// picker did before it checked them when picked: the same scores, and
+    /// the same selection (first best, swapped to the front).
+    fn order_checking_exchanges_first(pos: &Position, history: &History) -> Vec<Move> {
+        let board = pos.board();
+        let side = board.turn();
+        let mut moves: Vec<(Move, i32)> = board
+            .legal_moves()
+            .iter()
+            .map(|&m| {
+                let score = if m.is_capture() {
+                    let band = if see_ge(board, m, 0) {
+                        GOOD_CAPTURE
+                    } else {
+                        BAD_CAPTURE
+                    };
+                    band + capture_order(m, history.capture(side, m))
+                } else if let Some(p) = m.promotion() {
+                    if p == Role::Queen {
+                        GOOD_CAPTURE + order_value(p)
+                    } else {
+                        UNDERPROMOTION
+                    }
+                } else {
+                    history.get(side, m)
+                };
+                (m, score)
+            })
+            .collect();
+        for k in 0..moves.len() {
+            let mut best = k;
+            for j in k + 1..moves.len() {
+                if moves[j].1 > moves[best].1 {
+                    best = j;
+                }
+            }
+            moves.swap(k, best);
+        }
+        moves.into_iter().map(|(m, _)| m).collect()
+    }
+
+    #[test]
+    fn exchanges_checked_when_picked_keep_the_order() {
+        let mut rng = crate::rng::Rng::new(7);
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ];
+        let mut compared = 0;
+        for fen in starts {
+            for _ in 0..20 {
+                let mut pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+                let mut history = History::default();
+                for _ in 0..40 {
+                    let moves = pos.board().legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    // Capture histories that reorder captures within a band.
+                    for &m in &moves {
+                        let bonus = rng.below(8000) as i32 - 4000;
+                        if m.is_capture() {
+                            history.update_capture(pos.turn(), m, bonus);
+                        } else {
+                            history.update(pos.turn(), m, bonus);
+                        }
+                    }
+                    let mut picker = MovePicker::new(None, QuietHints::default());
+                    let mut picked = Vec::new();
+                    while let Some(m) = picker.next(&pos, &history, QuietContext::default()) {
+                        picked.push(m);
+                    }
+                    assert_eq!(picked, order_checking_exchanges_first(&pos, &history));
+                    compared += 1;
+                    let m = moves[rng.below(moves.len())];
+                    pos.make(m);
+                }
+            }
+        }
+        assert!(compared > 1000, "only {compared} positions compared");
+    }
+
     fn probe_move(pos: &Position, uci: &str) -> Move {
         pos.clone().make_uci(uci).unwrap()
     }
