@@ -205,8 +205,7 @@ impl MovePicker {
                 // `next` can't do without changing the order of the rest
                 // (its swaps would move a dropped move's neighbours): there
                 // they are checked here.
-                let good = !skip_losing || see_ge(board, m, 0);
-                if !good {
+                if skip_losing && !see_ge(board, m, 0) {
                     continue;
                 }
                 GOOD_CAPTURE + capture_order(m, history.capture(side, m))
