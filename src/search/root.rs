@@ -13,6 +13,10 @@ use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, form
 use crate::timeman::soft_limit_scale;
 use crate::wdl;
 
+/// The share of the optimum a search spends before the soft scale (a settled
+/// root stops sooner, an unsettled one later): no new iteration starts
+/// after it.
+const SOFT_LIMIT_SHARE: f64 = 0.65;
 /// Aspiration window half-width at the first try (centipawns).
 const ASPIRATION_WINDOW: i32 = 20;
 /// Aspiration windows from this depth on.
@@ -222,7 +226,7 @@ impl Searcher<'_> {
         if self.thread_id == 0
             && !setup.control.pondering.load(Ordering::Relaxed)
             && let Some(opt) = setup.budget.optimum
-            && setup.budget_elapsed() >= opt.mul_f64(0.5 * self.soft_limit_scale())
+            && setup.budget_elapsed() >= opt.mul_f64(SOFT_LIMIT_SHARE * self.soft_limit_scale())
         {
             return self.finish_early();
         }
