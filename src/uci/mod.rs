@@ -333,6 +333,11 @@ impl Uci {
             r.repetition_early_exits,
             100.0 * r.repetition_early_exits as f64 / r.repetition_checks.max(1) as f64
         ));
+        send(&format!(
+            "info string searching {} ms, fresh table and memory {} ms (not counted in nps)",
+            r.elapsed.as_millis(),
+            r.setup.as_millis()
+        ));
         send(&format!("{} nodes {} nps", r.nodes, r.nps()));
     }
 
