@@ -111,6 +111,13 @@ impl Searcher<'_> {
         };
         self.static_evals[ply] = static_eval;
         let improving = self.improving(ply);
+        // Where the improving flag is switched off, each rule that reads it
+        // takes the side that acts as the rule did without it.
+        let (rfp_improving, lmp_improving, lmr_improving) = if techniques.improving {
+            (improving, improving, improving)
+        } else {
+            (false, true, true)
+        };
         // The table's score, where its bound allows, is a better estimate.
         let eval = match tt_entry {
             Some(e)
@@ -128,7 +135,8 @@ impl Searcher<'_> {
         // A singular-extension search only asks how the other moves fare:
         // it skips everything before the move loop.
         if !pv_node && !in_check && excluded.is_none() {
-            if techniques.reverse_futility && reverse_futility_prunes(depth, eval, beta, improving)
+            if techniques.reverse_futility
+                && reverse_futility_prunes(depth, eval, beta, rfp_improving)
             {
                 return eval;
             }
@@ -238,7 +246,7 @@ impl Searcher<'_> {
                 // quiet move is given up on, all later ones are, except
                 // checks (a quiet check may mate).
                 let late = techniques.late_move_pruning
-                    && late_move_prunes(depth, moves_searched, improving);
+                    && late_move_prunes(depth, moves_searched, lmp_improving);
                 let futile = techniques.futility && quiets_futile(depth, eval, alpha);
                 if !pv_node && quiet && (late || futile) && !self.pos.gives_check(m) {
                     picker.skip_quiets(&self.pos);
@@ -291,7 +299,7 @@ impl Searcher<'_> {
                     if refutation {
                         r -= 1;
                     }
-                    if !improving {
+                    if !lmr_improving {
                         r += 1;
                     }
                     if cut_node && techniques.cut_node_reductions {

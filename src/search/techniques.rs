@@ -50,6 +50,10 @@ pub struct Techniques {
     pub negative_extensions: bool,
     pub cut_node_reductions: bool,
     pub quiescence_see: bool,
+    /// Off, every rule that reads the improving flag acts as it did before
+    /// it had one: reverse futility's full margin, late move pruning's
+    /// longer wait, no extra reduction.
+    pub improving: bool,
 }
 
 /// Where a technique's on/off flag lives in `Techniques`.
@@ -78,11 +82,12 @@ impl Techniques {
         negative_extensions: true,
         cut_node_reductions: true,
         quiescence_see: true,
+        improving: true,
     };
 
     /// Each technique's short name, as `Disable` takes it, with its switch:
     /// the one list both the names and the lookup come from.
-    const SWITCHES: [(&'static str, Switch); 21] = [
+    const SWITCHES: [(&'static str, Switch); 22] = [
         ("aspiration", |t| &mut t.aspiration),
         ("checkext", |t| &mut t.check_extension),
         ("nullmove", |t| &mut t.null_move),
@@ -104,6 +109,7 @@ impl Techniques {
         ("negext", |t| &mut t.negative_extensions),
         ("cutnode", |t| &mut t.cut_node_reductions),
         ("qsee", |t| &mut t.quiescence_see),
+        ("improving", |t| &mut t.improving),
     ];
 
     /// The short names, as `Disable` takes them.
