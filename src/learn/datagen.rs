@@ -559,7 +559,7 @@ mod tests {
 
     #[test]
     fn records_decode_to_legal_positions_scored_for_the_side_to_move() {
-        let mut strong = 0;
+        let (mut strong, mut disagree) = (0, 0);
         for game in games(11, 3) {
             let positions: Vec<_> = data::training_positions(&game).collect();
             assert!(!positions.is_empty());
@@ -583,19 +583,28 @@ mod tests {
                 let decoded = Position::from_fen(&fen, CastlingMode::Standard)
                     .unwrap_or_else(|e| panic!("{e}"));
                 // ... whose evaluation agrees in sign with the record's
-                // score where the search saw a clear advantage.
+                // score where the search saw a clear advantage. The net can
+                // miss what the search saw (a pawn about to queen), so a few
+                // may disagree; a score kept for the wrong side would make
+                // most of them disagree.
                 if score.abs() > 300 {
                     strong += 1;
                     let eval = decoded_eval(&decoded);
-                    assert!(
-                        eval.signum() == i32::from(score.signum()) || eval.abs() < 100,
-                        "score {score} but evaluation {eval} for {fen} (from {})",
-                        Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
-                    );
+                    if eval.signum() != i32::from(score.signum()) && eval.abs() >= 100 {
+                        log::info!(
+                            "score {score} but evaluation {eval} for {fen} (from {})",
+                            Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+                        );
+                        disagree += 1;
+                    }
                 }
             }
         }
-        assert!(strong > 0, "some position had a clear advantage");
+        assert!(strong >= 20, "{strong} positions had a clear advantage");
+        assert!(
+            disagree * 10 <= strong,
+            "{disagree} of {strong} clear scores disagree with the net"
+        );
     }
 
     /// The embedded net's score of a decoded record's position.
