@@ -79,7 +79,8 @@ struct Anchor {
 /// that had played about 80 Elo (1700: the measured 84) below its level,
 /// and the 2000 row then halfway toward the old one after (16,600, 63)
 /// scored -67. With net 5 they scored -21 at 1400, -17 at 1700 and -24 at
-/// 2000. The 2300 row and the top are net 3's fit, not replayed yet. The
+/// 2000; with net 7 (embedded since) +42, +28 and +28, inside the band, so
+/// they stay. The 2300 row and the top are net 3's fit, not replayed yet. The
 /// top row is Lasker at full strength (one line, no choice, a budget no
 /// clock reaches): with net 3 it scored -169 +/- 91 Elo against Stockfish
 /// at 2600, -179 +/- 151 against it at 2850, and -21 +/- 59 (47.0%)
