@@ -50,9 +50,9 @@ pub struct Config {
     pub positions: Option<u64>,
     pub games: Option<u64>,
     pub random_plies: usize,
-    /// Each thread's hash table. 5,000-node searches need little, and a
-    /// small table stays in the cache: 2 MB made 17% more positions a
-    /// second than 16 MB (docs/evaluation.md).
+    /// Each thread's hash table. Searches of a few thousand nodes need
+    /// little, and a small table stays in the cache: 2 MB made 17% more
+    /// positions a second than 16 MB (docs/evaluation.md).
     pub hash_mb: usize,
     pub progress_every: Duration,
     /// The net the games are played with (the embedded one by default).
@@ -67,7 +67,7 @@ impl Default for Config {
             out: PathBuf::from("data.vf"),
             threads: 1,
             seed: 1,
-            nodes: 5_000,
+            nodes: 2_000,
             max_nodes: None,
             positions: None,
             games: None,
@@ -85,7 +85,7 @@ pub const USAGE: &str = "usage: lasker datagen --out FILE [--threads N] [--seed 
                       [--hash MB] [--net embedded|FILE] [--syzygy PATH]
   Self-play games; appends them to FILE.vf (viriformat: a start position, then a move and a
   score per ply, about 4 bytes a position; `lasker convert` makes 32-byte records of them).
-  --nodes: soft node limit per move (default 5000); --max-nodes: hard limit (default 8 x
+  --nodes: soft node limit per move (default 2000); --max-nodes: hard limit (default 2 x
   --nodes); --random-plies: opening plies (default 8); --hash: MB of hash table per thread
   (default 2).
   --net: play with this evaluation network (default: the one built into lasker).
@@ -321,8 +321,10 @@ const MAX_GAME_PLIES: usize = 600;
 /// (here and by `genfens`).
 pub(crate) const MAX_OPENING_SCORE: i32 = 1_000;
 /// The hard node limit, as a multiple of the soft one: an iteration that
-/// explodes is cut off.
-const HARD_NODES_FACTOR: u64 = 8;
+/// explodes is cut off. 2,000 soft and 4,000 hard made 3.3 times the
+/// positions a second of 5,000 and 40,000, and the net trained on them won
+/// its match (net 8, docs/evaluation.md).
+const HARD_NODES_FACTOR: u64 = 2;
 
 /// How a game went.
 pub enum Played {
