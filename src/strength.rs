@@ -81,11 +81,11 @@ struct Anchor {
 /// scored -67. With net 5 they scored -21 at 1400, -17 at 1700 and -24 at
 /// 2000; with net 7 (embedded since) +42, +28 and +28, inside the band, so
 /// they stay. The 2300 row and the top are net 3's fit; replayed unchanged
-/// with net 8 (session 17) they scored -38 and +45, and 2000 +38, inside
-/// the band. The top row is Lasker at full strength (one line, no choice, a
-/// budget no clock reaches): with net 3 it scored -169 +/- 91 Elo against
-/// Stockfish at 2600, -179 +/- 151 against it at 2850, and -21 +/- 59
-/// (47.0%) against it at 2400; with net 8, +45 +/- 58 (56.5%) at 2400.
+/// with net 8 (session 17) they scored -38 and +45, 2000 +38 and 1700 +17,
+/// inside the band. The top row is Lasker at full strength (one line, no
+/// choice, a budget no clock reaches): with net 3 it scored -169 +/- 91 Elo
+/// against Stockfish at 2600, -179 +/- 151 against it at 2850, and -21 +/-
+/// 59 (47.0%) against it at 2400; with net 8, +45 +/- 58 (56.5%) at 2400.
 const LEVELS: [Anchor; 5] = [
     Anchor {
         elo: 1350,
