@@ -33,6 +33,10 @@ pub const SEARCH_STACK_BYTES: usize = 32 * 1024 * 1024;
 
 /// Everything a search needs, copied out of the UCI state at `go`.
 pub struct SearchRequest {
+    /// When the `go` line was read: the clock counts from then, so that
+    /// whatever kept the engine from starting at once (a previous search
+    /// to join, a command before it) is paid from the same budget.
+    pub received: Instant,
     pub position: Position,
     pub tt: Arc<TranspositionTable>,
     pub limits: Limits,
@@ -107,7 +111,7 @@ impl Engine {
         flags.finished.store(false, Ordering::SeqCst);
         let holds = request.limits.infinite || request.limits.ponder;
         flags.holds_bestmove.store(holds, Ordering::SeqCst);
-        self.started = Instant::now();
+        self.started = request.received;
         let start = self.started;
         let handle = thread::Builder::new()
             .name("search-0".into())
@@ -140,11 +144,11 @@ impl Engine {
         self.flags.control.stop.store(true, Ordering::SeqCst);
     }
 
-    /// `ponderhit`: the opponent played the expected move; from now on the
-    /// normal time budget applies, counted from this moment.
-    pub fn ponderhit(&self) {
+    /// `ponderhit` (read at `received`): the opponent played the expected
+    /// move; from then on the normal time budget applies.
+    pub fn ponderhit(&self, received: Instant) {
         let c = &self.flags.control;
-        let now = self.started.elapsed().as_millis() as u64;
+        let now = received.saturating_duration_since(self.started).as_millis() as u64;
         c.budget_origin_ms.store(now, Ordering::SeqCst);
         c.pondering.store(false, Ordering::SeqCst);
     }
@@ -200,6 +204,7 @@ impl Outcome {
 
 fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome {
     let SearchRequest {
+        received: _,
         position,
         tt,
         limits,
@@ -225,7 +230,10 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         debug!("strength: {s:?}");
     }
     let budget = TimeBudget::new(&limits, position.turn(), move_overhead_ms);
-    debug!("search: {limits:?} budget {budget:?} threads {threads}");
+    debug!(
+        "search: {limits:?} budget {budget:?} threads {threads}, {:.1} ms after go was read",
+        ms(start.elapsed())
+    );
     let hold_bestmove = limits.infinite || limits.ponder;
     tt.new_search(position.piece_count());
     let setup = SearchSetup {
@@ -240,6 +248,7 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         techniques,
         net,
         syzygy: syzygy.as_ref(),
+        ranked_root: Default::default(),
     };
     let mut memories = flags
         .memories
@@ -307,8 +316,12 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
             report_played_line(&position, &result, nodes, start, show_wdl);
         }
         debug!(
-            "search done: thread {chosen} depth {} nodes {} {:?}",
-            result.depth, result.nodes, result.stats
+            "search done at {:.1} ms (budget {:?}): thread {chosen} depth {} nodes {} {:?}",
+            ms(start.elapsed()),
+            setup.budget,
+            result.depth,
+            result.nodes,
+            result.stats
         );
         result
     });
@@ -321,6 +334,11 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         thread::sleep(Duration::from_millis(1));
     }
     Outcome { position, result }
+}
+
+/// Milliseconds with a decimal, for the debug log's timings.
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
 }
 
 /// A weakened search (`UCI_LimitStrength`) plays one of its candidate
@@ -384,6 +402,7 @@ mod tests {
         let mut engine = Engine::new();
         let (done, finished) = crossbeam_channel::unbounded();
         let request = |threads| SearchRequest {
+            received: Instant::now(),
             position: Position::default(),
             tt: Arc::new(TranspositionTable::new(1).unwrap()),
             limits: Limits::depth(4),

@@ -6,8 +6,11 @@
 //! [`Syzygy`] is the tables together with the other `Syzygy*` options, which
 //! the search asks two things: the WDL value of a node right after a capture
 //! or pawn move ([`Syzygy::probe_search`]), and the ranking of the root moves
-//! by DTZ ([`Syzygy::rank_root_moves`]). Scores are the search's business:
-//! this module speaks in [`Wdl`] and ranks only.
+//! by DTZ, or by WDL where the clock leaves no time for DTZ
+//! ([`Syzygy::rank_root_moves`]). Scores are the search's business, and so
+//! is the clock: the ranking asks the caller before every probe whether to
+//! go on, and the search decides when a probe is worth its time. This
+//! module speaks in [`Wdl`] and ranks only.
 //!
 //! Files are read with the crate's default filesystem (`pread` on Unix), not
 //! its memory-mapped one. `Tablebase::with_mmap_filesystem` is `unsafe`: it
@@ -31,6 +34,7 @@ use std::sync::Arc;
 
 use log::debug;
 use shakmaty::{Chess, Move, Position as _};
+use shakmaty_syzygy::filesystem::{Filesystem, OsFilesystem};
 use shakmaty_syzygy::{Dtz, Tablebase};
 
 pub use shakmaty_syzygy::Wdl;
@@ -138,7 +142,13 @@ fn magic(path: &Path) -> io::Result<[u8; 4]> {
 /// `.rtbw`/`.rtbz` file must be a readable Syzygy file of the right size.
 /// Files that aren't are left out and reported; the rest are used.
 pub fn load(path_option: &str) -> Loaded {
-    let mut tablebase = Tablebase::new();
+    load_with(path_option, Arc::new(OsFilesystem::new()))
+}
+
+/// [`load`], with the tables read through `filesystem` (tests count and
+/// slow down the reads with their own).
+pub fn load_with(path_option: &str, filesystem: Arc<dyn Filesystem>) -> Loaded {
+    let mut tablebase = Tablebase::with_filesystem(filesystem);
     let mut errors = Vec::new();
     let (mut wdl_files, mut dtz_files) = (0, 0);
     let mut tables: Vec<(String, u32)> = Vec::new();
@@ -240,6 +250,23 @@ pub struct RootRank {
     pub wdl: Wdl,
 }
 
+/// How a root was ranked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RankedBy {
+    /// By DTZ: the kept moves keep the result and make progress.
+    Dtz,
+    /// By WDL alone (the DTZ pass ran out of time or found no DTZ file):
+    /// the kept moves keep the result; the search chooses among them.
+    Wdl,
+}
+
+/// The ranking of a root's moves, in the order they were given.
+#[derive(Clone, Debug)]
+pub struct RootRanking {
+    pub ranks: Vec<RootRank>,
+    pub by: RankedBy,
+}
+
 /// Ranks are built around this (Stockfish's `MAX_DTZ`).
 const MAX_DTZ: i32 = 1 << 18;
 
@@ -299,25 +326,27 @@ impl Syzygy {
         board.board().occupied().count() as u32 <= self.cardinality && !board.castles().any()
     }
 
-    /// The WDL value of a search node, if it is one the search probes: the
-    /// move before it zeroed the fifty-move counter (so the table's value is
-    /// exactly the game's, and it is the last position that could still
-    /// have been a different material), with at least `SyzygyProbeDepth`
-    /// left. With `Syzygy50MoveRule` off, cursed wins count as wins and
-    /// blessed losses as losses. `None` also when the probe fails (a table
-    /// is missing or can't be read).
+    /// Is this a search node the search probes? The move before it zeroed
+    /// the fifty-move counter (so the table's value is exactly the game's,
+    /// and it is the last position that could still have been a different
+    /// material), at least `SyzygyProbeDepth` is left, and the position can
+    /// be in the tables. Cheap: no table is read.
+    pub fn probes(&self, pos: &Position, depth: i32) -> bool {
+        pos.halfmoves() == 0 && depth >= self.settings.probe_depth && self.in_reach(pos.board())
+    }
+
+    /// The WDL value of a search node, if it is one the search probes
+    /// ([`Syzygy::probes`]). With `Syzygy50MoveRule` off, cursed wins count
+    /// as wins and blessed losses as losses. `None` also when the probe
+    /// fails (a table is missing or can't be read).
     pub fn probe_search(&self, pos: &Position, depth: i32) -> Option<Wdl> {
-        if pos.halfmoves() != 0 || depth < self.settings.probe_depth {
-            return None;
-        }
-        let board = pos.board();
-        if !self.in_reach(board) {
+        if !self.probes(pos, depth) {
             return None;
         }
         let wdl = self
             .tables
             .tablebase
-            .probe_wdl_after_zeroing(board)
+            .probe_wdl_after_zeroing(pos.board())
             .inspect_err(|e| debug!("syzygy: WDL probe of {} failed: {e}", pos.fen()))
             .ok()?;
         Some(self.by_the_rules(wdl))
@@ -331,12 +360,19 @@ impl Syzygy {
         }
     }
 
-    /// Ranks the root moves `moves` of `pos` by DTZ, if the root is in the
-    /// tables (`None` if not, or if a probe fails). The position is played
-    /// forward and back, so repetitions count.
+    /// Ranks the root moves `moves` of `pos`, if the root is in the tables
+    /// (`None` if not, or if a WDL probe fails or `time_up` says so before
+    /// every move has its WDL). The position is played forward and back,
+    /// so repetitions count.
     ///
-    /// With the fifty-move counter `c`, a move that wins with `dtz` plies
-    /// to the next zeroing move is a sure win while `dtz + c <= 98`
+    /// Two passes, each asking `time_up` before every probe (a probe may
+    /// read the disk, and a cold table costs milliseconds): first by WDL
+    /// (one cheap probe a move), then by DTZ. If the DTZ pass can't finish
+    /// (the clock, or a DTZ file missing), the WDL ranking stands: the kept
+    /// moves keep the result, though without DTZ's guarantee of progress.
+    ///
+    /// By DTZ: with the fifty-move counter `c`, a move that wins with `dtz`
+    /// plies to the next zeroing move is a sure win while `dtz + c <= 98`
     /// ([`SURE_WIN_PLIES`]); sure wins rank by DTZ, the shortest first, so
     /// every move of a won game brings the next capture, pawn move or mate
     /// nearer and no position can come back. (Stockfish ranks sure wins
@@ -348,14 +384,85 @@ impl Syzygy {
     /// game ranks below every other sure win. Moves that keep the best rank
     /// keep the result: with them the counter can never run out before the
     /// win is converted.
-    pub fn rank_root_moves(&self, pos: &mut Position, moves: &[Move]) -> Option<Vec<RootRank>> {
+    pub fn rank_root_moves(
+        &self,
+        pos: &mut Position,
+        moves: &[Move],
+        time_up: &mut dyn FnMut() -> bool,
+    ) -> Option<RootRanking> {
         if !self.in_reach(pos.board()) {
             return None;
         }
+        let by_wdl = self.rank_by_wdl(pos, moves, time_up)?;
+        Some(match self.rank_by_dtz(pos, moves, time_up) {
+            Some(ranks) => RootRanking {
+                ranks,
+                by: RankedBy::Dtz,
+            },
+            None => RootRanking {
+                ranks: by_wdl,
+                by: RankedBy::Wdl,
+            },
+        })
+    }
+
+    /// The WDL pass of [`Syzygy::rank_root_moves`].
+    fn rank_by_wdl(
+        &self,
+        pos: &mut Position,
+        moves: &[Move],
+        time_up: &mut dyn FnMut() -> bool,
+    ) -> Option<Vec<RootRank>> {
+        let tb = &self.tables.tablebase;
+        let mut ranks = Vec::with_capacity(moves.len());
+        for &m in moves {
+            if time_up() {
+                debug!(
+                    "syzygy: WDL ranking stopped by the clock at the root {}",
+                    pos.fen()
+                );
+                return None;
+            }
+            pos.make(m);
+            let seen = pos.halfmoves() != 0 && pos.is_repetition(usize::MAX);
+            let wdl = if pos.halfmoves() != 0 && (pos.is_repetition(1) || pos.is_fifty_move_draw())
+            {
+                Some(Wdl::Draw)
+            } else {
+                // After a move that didn't zero the counter this is the
+                // value with the counter at 0: the counter's share of the
+                // result is DTZ's business.
+                tb.probe_wdl_after_zeroing(pos.board()).ok().map(|w| -w)
+            };
+            pos.unmake();
+            let Some(wdl) = wdl else {
+                debug!("syzygy: WDL ranking failed at the root {}", pos.fen());
+                return None;
+            };
+            ranks.push(self.rank_by_wdl_value(wdl, seen));
+        }
+        Some(ranks)
+    }
+
+    /// The DTZ pass of [`Syzygy::rank_root_moves`].
+    fn rank_by_dtz(
+        &self,
+        pos: &mut Position,
+        moves: &[Move],
+        time_up: &mut dyn FnMut() -> bool,
+    ) -> Option<Vec<RootRank>> {
         let tb = &self.tables.tablebase;
         let counter = pos.halfmoves() as i32;
         let mut ranks = Vec::with_capacity(moves.len());
-        for &m in moves {
+        for (done, &m) in moves.iter().enumerate() {
+            if time_up() {
+                debug!(
+                    "syzygy: DTZ ranking stopped by the clock after {done} of {} moves at the root {}",
+                    moves.len(),
+                    pos.fen()
+                );
+                return None;
+            }
             pos.make(m);
             let seen = pos.halfmoves() != 0 && pos.is_repetition(usize::MAX);
             let dtz = if pos.halfmoves() == 0 {
@@ -394,6 +501,22 @@ impl Syzygy {
             ranks.push(self.rank(dtz, counter, seen));
         }
         Some(ranks)
+    }
+
+    /// One root move's rank from its WDL alone (the fallback of a DTZ
+    /// ranking that couldn't finish): wins above cursed wins above draws,
+    /// and so on; a win back to a position of the game below other wins.
+    fn rank_by_wdl_value(&self, wdl: Wdl, seen: bool) -> RootRank {
+        let wdl = self.by_the_rules(wdl);
+        let rank = match wdl {
+            Wdl::Win if seen => 3,
+            Wdl::Win => 4,
+            Wdl::CursedWin => 2,
+            Wdl::Draw => 0,
+            Wdl::BlessedLoss => -2,
+            Wdl::Loss => -4,
+        };
+        RootRank { rank, wdl }
     }
 
     /// One root move's rank from its DTZ counted from the root.

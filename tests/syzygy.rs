@@ -9,15 +9,19 @@
 
 mod common;
 
-use std::io::Write;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use lasker::position::Position;
 use lasker::search::{Control, SearchSetup, Searcher, TB_WIN, format_score};
-use lasker::tablebase::{self, Syzygy, Tables, TbSettings, Wdl};
-use lasker::timeman::Limits;
+use lasker::tablebase::{self, RankedBy, RootRank, Syzygy, Tables, TbSettings, Wdl};
+use lasker::timeman::{Limits, TimeBudget};
 use lasker::tt::{Bound, TranspositionTable};
 use shakmaty::{CastlingMode, Chess, Position as _};
+use shakmaty_syzygy::filesystem::{Filesystem, OsFilesystem, RandomAccessFile, ReadHint};
 
 use common::{Engine, TIMEOUT};
 
@@ -152,6 +156,13 @@ fn probes_match_the_tables_readme() {
     assert_eq!(tb.probe_search(&castling, 5), None);
 }
 
+/// The DTZ ranking of a root, with all the time it wants.
+fn rank(tb: &Syzygy, pos: &mut Position, moves: &[shakmaty::Move]) -> Vec<RootRank> {
+    let ranking = tb.rank_root_moves(pos, moves, &mut || false).unwrap();
+    assert_eq!(ranking.by, RankedBy::Dtz);
+    ranking.ranks
+}
+
 #[test]
 fn root_ranking_keeps_only_the_moves_that_keep_the_result() {
     let Some(tb) = syzygy(TbSettings::default()) else {
@@ -160,7 +171,7 @@ fn root_ranking_keeps_only_the_moves_that_keep_the_result() {
     // Lucena: of the rook's and king's moves, only some keep the win.
     let mut pos = Position::from_fen(LUCENA, CastlingMode::Standard).unwrap();
     let moves: Vec<_> = pos.board().legal_moves().into_iter().collect();
-    let ranks = tb.rank_root_moves(&mut pos, &moves).unwrap();
+    let ranks = rank(&tb, &mut pos, &moves);
     let best = ranks.iter().map(|r| r.rank).max().unwrap();
     for (m, r) in moves.iter().zip(&ranks) {
         let mut after = pos.board().clone();
@@ -185,7 +196,7 @@ fn root_ranking_keeps_only_the_moves_that_keep_the_result() {
     let mut late =
         Position::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 95 80", CastlingMode::Standard).unwrap();
     let moves: Vec<_> = late.board().legal_moves().into_iter().collect();
-    let ranks = tb.rank_root_moves(&mut late, &moves).unwrap();
+    let ranks = rank(&tb, &mut late, &moves);
     assert!(ranks.iter().all(|r| r.wdl != Wdl::Win), "{ranks:?}");
     assert!(ranks.iter().any(|r| r.wdl == Wdl::CursedWin));
     // Sure wins rank by DTZ: after the game went round in a circle, the
@@ -193,13 +204,13 @@ fn root_ranking_keeps_only_the_moves_that_keep_the_result() {
     // win.
     let mut krvk = Position::from_fen(KRVK, CastlingMode::Standard).unwrap();
     let moves: Vec<_> = krvk.board().legal_moves().into_iter().collect();
-    let fresh = tb.rank_root_moves(&mut krvk, &moves).unwrap();
+    let fresh = rank(&tb, &mut krvk, &moves);
     let wins = fresh.iter().filter(|r| r.wdl == Wdl::Win).count();
     assert!(wins > 3, "many wins: {fresh:?}");
     for m in ["a1a2", "e5e4", "a2a1", "e4e5"] {
         krvk.make_uci(m).unwrap();
     }
-    let repeated = tb.rank_root_moves(&mut krvk, &moves).unwrap();
+    let repeated = rank(&tb, &mut krvk, &moves);
     let best = repeated.iter().map(|r| r.rank).max().unwrap();
     let kept: Vec<_> = moves
         .iter()
@@ -222,7 +233,7 @@ fn root_ranking_keeps_only_the_moves_that_keep_the_result() {
     assert!(kept.iter().all(|m| dtz_after(m) == fastest), "{kept:?}");
 }
 
-/// One search of `pos` for `ms` milliseconds (or to `depth`), with or
+/// One search of `pos` within `limits`, with or
 /// without tables.
 fn search(
     pos: &Position,
@@ -237,13 +248,17 @@ fn search(
         ..SearchSetup::quiet(&control, tt, limits)
     };
     let r = Searcher::new(pos.clone(), &setup, 0).iterate();
-    let hits = control.tb_hits.load(std::sync::atomic::Ordering::Relaxed);
+    let hits = control.tb_hits.load(Ordering::Relaxed);
     (r, hits)
 }
 
-fn movetime(ms: u64) -> Limits {
+/// A search of `nodes` nodes: the endgames below are played by node
+/// count, not by the clock, so the root's ranking always finishes and the
+/// tests check what it decides whatever the machine's load (the clock's
+/// part is tested on its own, below).
+fn nodes(nodes: u64) -> Limits {
     Limits {
-        movetime: Some(ms),
+        nodes: Some(nodes),
         ..Limits::default()
     }
 }
@@ -254,7 +269,7 @@ enum Opponent {
     /// The tables' own best move (DTZ-optimal: the longest resistance, or
     /// the fastest win of a position Lasker spoilt).
     Tables,
-    /// Lasker without tables, this many ms a move.
+    /// Lasker without tables, this many nodes a move.
     Lasker(u64),
 }
 
@@ -266,7 +281,7 @@ enum End {
     PlyCap,
 }
 
-/// Plays from `fen` with Lasker (tables, `ms` per move) on the side to move
+/// Plays from `fen` with Lasker (tables, `nodes` a move) on the side to move
 /// if `lasker_first`, else on the other, against `opponent`. After every
 /// Lasker move the tables must still give Lasker at least `keep` (from its
 /// side). Draws are claimed as `match.py` (python-chess) claims them: as
@@ -276,7 +291,7 @@ enum End {
 fn play_out(
     fen: &str,
     lasker_first: bool,
-    ms: u64,
+    nodes_a_move: u64,
     opponent: Opponent,
     keep: Wdl,
     max_plies: usize,
@@ -318,7 +333,7 @@ fn play_out(
             return (End::Draw("threefold repetition"), ply, moves);
         }
         let m = if b.turn() == lasker {
-            let (r, _) = search(&pos, &tt, movetime(ms), Some(tb));
+            let (r, _) = search(&pos, &tt, nodes(nodes_a_move), Some(tb));
             let m = r.best.expect("a legal move");
             assert!(b.is_legal(m), "illegal move from {}", pos.fen());
             let mut after = b.clone();
@@ -337,8 +352,8 @@ fn play_out(
         } else {
             match opponent {
                 Opponent::Tables => tb.best_move(&b).expect("the tables have a move"),
-                Opponent::Lasker(ms) => {
-                    let (r, _) = search(&pos, &opponent_tt, movetime(ms), None);
+                Opponent::Lasker(n) => {
+                    let (r, _) = search(&pos, &opponent_tt, nodes(n), None);
                     r.best.expect("a legal move")
                 }
             }
@@ -350,27 +365,28 @@ fn play_out(
     (End::PlyCap, max_plies, moves)
 }
 
-fn wins(fen: &str, ms: u64, max_plies: usize) {
+fn wins(fen: &str, nodes: u64, max_plies: usize) {
     let Some(tb) = syzygy(TbSettings::default()) else {
         return;
     };
-    let (end, plies, moves) = play_out(fen, true, ms, Opponent::Tables, Wdl::Win, max_plies, &tb);
+    let (end, plies, moves) =
+        play_out(fen, true, nodes, Opponent::Tables, Wdl::Win, max_plies, &tb);
     assert_eq!(
         end,
         End::LaskerMates,
-        "{fen} at {ms} ms: {plies} plies: {}",
+        "{fen} at {nodes} nodes: {plies} plies: {}",
         moves.join(" ")
     );
 }
 
-fn holds(fen: &str, lasker_first: bool, ms: u64, plies: usize) {
+fn holds(fen: &str, lasker_first: bool, nodes: u64, plies: usize) {
     let Some(tb) = syzygy(TbSettings::default()) else {
         return;
     };
     let (end, _, moves) = play_out(
         fen,
         lasker_first,
-        ms,
+        nodes,
         Opponent::Tables,
         Wdl::Draw,
         plies,
@@ -385,12 +401,12 @@ fn holds(fen: &str, lasker_first: bool, ms: u64, plies: usize) {
 
 #[test]
 fn wins_krvk() {
-    wins(KRVK, 20, 200);
+    wins(KRVK, 8_000, 200);
 }
 
 #[test]
-fn wins_krvk_at_one_millisecond() {
-    wins(KRVK, 1, 200);
+fn wins_krvk_at_a_thousand_nodes() {
+    wins(KRVK, 1_000, 200);
 }
 
 #[test]
@@ -399,13 +415,13 @@ fn wins_kqvkr() {
     let Some(tb) = syzygy(TbSettings::default()) else {
         return;
     };
-    let (end, plies, moves) = play_out(KQVKR, false, 20, Opponent::Tables, Wdl::Win, 300, &tb);
+    let (end, plies, moves) = play_out(KQVKR, false, 8_000, Opponent::Tables, Wdl::Win, 300, &tb);
     assert_eq!(end, End::LaskerMates, "{plies} plies: {}", moves.join(" "));
 }
 
 #[test]
 fn wins_the_lucena_position() {
-    wins(LUCENA, 20, 300);
+    wins(LUCENA, 8_000, 300);
 }
 
 #[test]
@@ -418,24 +434,32 @@ fn wins_kbnvk_against_lasker_without_tables() {
         return;
     };
     let fen = "8/8/2KN4/k7/8/8/8/1B6 w - - 0 1";
-    let (end, plies, moves) = play_out(fen, true, 20, Opponent::Lasker(20), Wdl::Win, 300, &tb);
+    let (end, plies, moves) = play_out(
+        fen,
+        true,
+        8_000,
+        Opponent::Lasker(8_000),
+        Wdl::Win,
+        300,
+        &tb,
+    );
     assert_eq!(end, End::LaskerMates, "{plies} plies: {}", moves.join(" "));
 }
 
 #[test]
 fn holds_the_philidor_draw() {
-    holds(PHILIDOR, true, 20, 60);
+    holds(PHILIDOR, true, 8_000, 60);
 }
 
 #[test]
-fn holds_the_philidor_draw_at_one_millisecond() {
-    holds(PHILIDOR, true, 1, 60);
+fn holds_the_philidor_draw_at_a_thousand_nodes() {
+    holds(PHILIDOR, true, 1_000, 60);
 }
 
 #[test]
 fn holds_the_opposite_bishops_draw() {
     // White to move: Lasker defends with Black.
-    holds(KBPVKB_DRAW, false, 20, 60);
+    holds(KBPVKB_DRAW, false, 8_000, 60);
 }
 
 #[test]
@@ -609,4 +633,198 @@ fn tables_set_searched_and_changed_mid_game() {
     assert!(mixed[1].starts_with("info string Syzygy tablebases: 50 tables"));
     let (infos, _) = e.go(krvk, "go depth 8");
     assert!(tbhits(&infos).iter().all(|&n| n > 0), "{infos:?}");
+}
+
+// ---------------------------------------------------------------------------
+// The clock: table reads answer to it
+// ---------------------------------------------------------------------------
+
+/// Table files read through the OS, every read counted and each delayed by
+/// `delay` (a slow disk). The tests count reads; they never time them.
+struct SlowDisk {
+    reads: Arc<AtomicU64>,
+    delay: Duration,
+}
+
+struct SlowFile {
+    file: Box<dyn RandomAccessFile>,
+    reads: Arc<AtomicU64>,
+    delay: Duration,
+}
+
+impl Filesystem for SlowDisk {
+    fn regular_file_size(&self, path: &Path) -> io::Result<u64> {
+        OsFilesystem::new().regular_file_size(path)
+    }
+
+    fn read_dir(&self, path: &Path) -> io::Result<Vec<PathBuf>> {
+        OsFilesystem::new().read_dir(path)
+    }
+
+    fn open(&self, path: &Path) -> io::Result<Box<dyn RandomAccessFile>> {
+        Ok(Box::new(SlowFile {
+            file: OsFilesystem::new().open(path)?,
+            reads: Arc::clone(&self.reads),
+            delay: self.delay,
+        }))
+    }
+}
+
+impl RandomAccessFile for SlowFile {
+    fn read_at(&self, buf: &mut [u8], offset: u64, hint: ReadHint) -> io::Result<usize> {
+        self.reads.fetch_add(1, Ordering::SeqCst);
+        std::thread::sleep(self.delay);
+        self.file.read_at(buf, offset, hint)
+    }
+}
+
+/// The test tables loaded afresh behind a `SlowDisk` (no table opened
+/// yet, as in a new engine), with its read counter.
+fn tables_on_a_slow_disk(delay: Duration) -> Option<(Syzygy, Arc<AtomicU64>)> {
+    tables()?;
+    let reads = Arc::new(AtomicU64::new(0));
+    let disk = SlowDisk {
+        reads: Arc::clone(&reads),
+        delay,
+    };
+    let loaded = tablebase::load_with(&tables_dir(), Arc::new(disk));
+    assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+    let tables = Arc::new(loaded.tables.expect("tables in the folder"));
+    Some((Syzygy::new(tables, TbSettings::default()).unwrap(), reads))
+}
+
+#[test]
+fn root_ranking_stops_when_the_clock_says_so() {
+    let Some((tb, reads)) = tables_on_a_slow_disk(Duration::ZERO) else {
+        return;
+    };
+    let mut pos = Position::from_fen(LUCENA, CastlingMode::Standard).unwrap();
+    let moves: Vec<_> = pos.board().legal_moves().into_iter().collect();
+    // Out of time before the first probe: no ranking, nothing read.
+    assert!(tb.rank_root_moves(&mut pos, &moves, &mut || true).is_none());
+    assert_eq!(reads.load(Ordering::SeqCst), 0);
+    // Out of time in the DTZ pass, after every move's WDL: the WDL ranking
+    // stands, and nothing is read once the clock said so.
+    let mut asked = 0;
+    let mut reads_when_stopped = None;
+    let mut time_up = || {
+        asked += 1;
+        let up = asked > moves.len() + 2;
+        if up && reads_when_stopped.is_none() {
+            reads_when_stopped = Some(reads.load(Ordering::SeqCst));
+        }
+        up
+    };
+    let ranking = tb.rank_root_moves(&mut pos, &moves, &mut time_up).unwrap();
+    assert_eq!(ranking.by, RankedBy::Wdl);
+    assert_eq!(Some(reads.load(Ordering::SeqCst)), reads_when_stopped);
+    // By WDL, the kept moves are exactly the winning ones.
+    let best = ranking.ranks.iter().map(|r| r.rank).max().unwrap();
+    for (m, r) in moves.iter().zip(&ranking.ranks) {
+        let mut after = pos.board().clone();
+        after.play_unchecked(*m);
+        let wins = -wdl_number(tb.probe_wdl(&after).unwrap()) == 2;
+        assert_eq!(r.rank == best, wins, "{}: {r:?}", pos.uci(*m));
+    }
+    assert!(ranking.ranks.iter().any(|r| r.rank < best));
+    // With the time it wants, by DTZ.
+    let ranking = tb.rank_root_moves(&mut pos, &moves, &mut || false).unwrap();
+    assert_eq!(ranking.by, RankedBy::Dtz);
+    assert!(pos.repetition_counts_consistent());
+}
+
+/// The Lucena position with a black knight that the rook can take: six
+/// pieces (no root ranking), and the search probes KRPvKR after Rxc3.
+const LUCENA_AND_KNIGHT: &str = "1K1k4/1P6/8/8/8/2n5/r7/2R5 w - - 0 1";
+
+#[test]
+fn past_the_hard_limit_a_search_reads_no_table_and_still_moves() {
+    let Some((tb, reads)) = tables_on_a_slow_disk(Duration::from_millis(2)) else {
+        return;
+    };
+    // The positions (5 and 7 pieces) and one whose search probes.
+    let fens = [
+        "8/3k4/8/R7/3K2p1/8/7r/8 w - - 0 56",
+        "2R5/8/7p/4NKp1/8/6kr/8/8 w - - 5 61",
+        "4b3/8/8/p2k4/8/2BP4/r7/5K2 w - - 0 64",
+        LUCENA,
+        LUCENA_AND_KNIGHT,
+    ];
+    for fen in fens {
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let tt = TranspositionTable::new(1).unwrap();
+        let control = Control::default();
+        // A search whose clock ran out before it started (a slow start, a
+        // busy machine): it must move at once, whatever the tables cost.
+        let setup = SearchSetup {
+            syzygy: Some(&tb),
+            budget: TimeBudget {
+                optimum: Some(Duration::from_millis(5)),
+                maximum: Some(Duration::from_millis(10)),
+            },
+            start: Instant::now() - Duration::from_secs(1),
+            ..SearchSetup::quiet(&control, &tt, Limits::default())
+        };
+        let r = Searcher::new(pos.clone(), &setup, 0).iterate();
+        let best = r.best.expect("a move");
+        assert!(pos.board().is_legal(best), "{fen}: {best:?}");
+        assert_eq!(r.depth, 0, "{fen}: stopped in the first iteration");
+        assert_eq!(reads.load(Ordering::SeqCst), 0, "{fen}: a table was read");
+        assert_eq!(r.stats.tb_probes, 0, "{fen}");
+    }
+    // The same searches without a clock read the tables: the counter
+    // counts, and these positions do probe (a disk without the delay: a
+    // whole search's reads at 2 ms would take minutes).
+    let (tb, reads) = tables_on_a_slow_disk(Duration::ZERO).unwrap();
+    for fen in [LUCENA, LUCENA_AND_KNIGHT] {
+        let before = reads.load(Ordering::SeqCst);
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let tt = TranspositionTable::new(1).unwrap();
+        let (r, hits) = search(&pos, &tt, Limits::depth(5), Some(&tb));
+        assert!(hits > 0, "{fen}");
+        assert!(reads.load(Ordering::SeqCst) > before, "{fen}");
+        if fen == LUCENA_AND_KNIGHT {
+            assert!(r.stats.tb_probes > 0, "{fen}: {:?}", r.stats);
+        }
+    }
+}
+
+#[test]
+fn tablebase_roots_answer_every_clock_with_a_legal_move() {
+    if tables().is_none() {
+        return;
+    }
+    let tables = tables_dir();
+    let mut e = Engine::new();
+    e.answer(&format!("setoption name SyzygyPath value {tables}"));
+    let legal = |fen: &str, uci: &str| {
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        pos.board().legal_moves().iter().any(|&m| pos.uci(m) == uci)
+    };
+    let roots = [
+        "8/3k4/8/R7/3K2p1/8/7r/8 w - - 0 56",
+        LUCENA,
+        "2R5/8/7p/4NKp1/8/6kr/8/8 w - - 5 61",
+    ];
+    let clocks = [
+        "go wtime 50 btime 50 winc 0 binc 0",
+        "go movetime 20",
+        "go wtime 50 btime 50 movestogo 1",
+        "go wtime 150 btime 150 winc 10 binc 10 movestogo 20",
+        "go wtime 1 btime 1",
+    ];
+    for fen in roots {
+        for go in clocks {
+            let (_, best) = e.go(&format!("position fen {fen}"), go);
+            assert!(legal(fen, &best), "{fen} after '{go}': bestmove {best}");
+        }
+        // Pondering has no budget until `ponderhit`; then the clock's.
+        e.send(&format!("position fen {fen}"));
+        e.send("go ponder wtime 50 btime 50 winc 0 binc 0");
+        e.isready();
+        e.send("ponderhit");
+        let line = e.expect_line(|l| l.starts_with("bestmove"), TIMEOUT);
+        let best = line.split_whitespace().nth(1).unwrap();
+        assert!(legal(fen, best), "{fen} after ponderhit: {line}");
+    }
 }

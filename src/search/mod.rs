@@ -25,8 +25,8 @@ mod root;
 mod smp;
 mod techniques;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use shakmaty::Move;
@@ -45,6 +45,7 @@ use pruning::ReductionTable;
 pub use crate::score::{
     DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND, TB_WIN_CP, format_score,
 };
+pub use root::RankedRoot;
 pub use smp::best_thread;
 pub use techniques::{EtcLimits, Techniques};
 
@@ -102,6 +103,10 @@ pub struct SearchSetup<'a> {
     pub net: Arc<Network>,
     /// Endgame tablebases, if `SyzygyPath` found any.
     pub syzygy: Option<&'a Syzygy>,
+    /// The root's tablebase ranking, made by the first thread to need it
+    /// and read by the others (`None` inside: the root isn't ranked).
+    /// Filled by the search: leave it empty.
+    pub ranked_root: OnceLock<Option<RankedRoot>>,
 }
 
 impl<'a> SearchSetup<'a> {
@@ -123,6 +128,7 @@ impl<'a> SearchSetup<'a> {
             techniques: Techniques::ALL,
             net: crate::nnue::embedded(),
             syzygy: None,
+            ranked_root: OnceLock::new(),
         }
     }
 
@@ -130,6 +136,24 @@ impl<'a> SearchSetup<'a> {
     fn budget_elapsed(&self) -> Duration {
         let origin = Duration::from_millis(self.control.budget_origin_ms.load(Ordering::Relaxed));
         self.start.elapsed().saturating_sub(origin)
+    }
+
+    /// Has the search spent `limit` of its budget? Never while pondering:
+    /// the budget counts from `ponderhit`.
+    fn spent(&self, limit: Option<Duration>) -> bool {
+        limit.is_some_and(|limit| {
+            !self.control.pondering.load(Ordering::Relaxed) && self.budget_elapsed() >= limit
+        })
+    }
+
+    /// The time left before the hard limit (`None`: no hard limit, or
+    /// pondering).
+    fn time_to_hard_limit(&self) -> Option<Duration> {
+        let maximum = self.budget.maximum?;
+        if self.control.pondering.load(Ordering::Relaxed) {
+            return None;
+        }
+        Some(maximum.saturating_sub(self.budget_elapsed()))
     }
 }
 
@@ -173,6 +197,12 @@ pub struct SearchStats {
     pub etc_cutoffs: u64,
     /// Table moves searched a ply deeper as singular.
     pub singular_extensions: u64,
+    /// Tablebase probes made in the search (not the root's ranking), the
+    /// time they took, and those skipped because the hard time limit was
+    /// nearer than the slowest probe had taken.
+    pub tb_probes: u64,
+    pub tb_probe_time: Duration,
+    pub tb_probes_skipped: u64,
 }
 
 /// What a search thread learns that stays true for the next move of the same
@@ -240,6 +270,14 @@ pub struct Searcher<'a> {
     root_depth: u32,
     etc: EtcLimits,
     stopped: bool,
+    /// A stop is obeyed only once the root has a move with a searched
+    /// score: after the first root move of the first iteration (helpers
+    /// need none: their votes count only after a completed iteration).
+    has_move_to_play: bool,
+    /// The slowest tablebase probe of this search so far: no probe starts
+    /// nearer than this to the hard time limit (a cold table's probe reads
+    /// the disk).
+    slowest_probe: Duration,
     /// The root's tablebase result when the root moves were ranked by DTZ.
     root_tb: Option<Wdl>,
     pub stats: SearchStats,
@@ -298,6 +336,8 @@ impl<'a> Searcher<'a> {
             root_depth: 0,
             etc: EtcLimits::default(),
             stopped: false,
+            has_move_to_play: thread_id != 0,
+            slowest_probe: Duration::ZERO,
             root_tb: None,
             stats: SearchStats::default(),
         }
@@ -385,31 +425,37 @@ impl<'a> Searcher<'a> {
         if self.unpublished_nodes >= CLOCK_CHECK_INTERVAL {
             self.publish_nodes();
         }
-        if self.thread_id != 0 || self.completed_depth == 0 {
+        if self.thread_id != 0 {
             return;
         }
         let setup = self.setup;
-        if let Some(limit) = setup.limits.nodes {
+        if self.completed_depth > 0
+            && let Some(limit) = setup.limits.nodes
+        {
             let all = setup.control.nodes.load(Ordering::Relaxed) + self.unpublished_nodes;
             if all >= limit {
                 setup.control.stop.store(true, Ordering::SeqCst);
             }
         }
-        if self.nodes.is_multiple_of(CLOCK_CHECK_INTERVAL)
-            && !setup.control.pondering.load(Ordering::Relaxed)
-            && setup
-                .budget
-                .maximum
-                .is_some_and(|max| setup.budget_elapsed() >= max)
-        {
+        if self.nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) {
+            self.check_clock();
+        }
+    }
+
+    /// The main thread stops the search at the hard time limit: in the
+    /// first iteration too, since whatever came before it (a cold table,
+    /// a loaded machine) counts against the same clock.
+    fn check_clock(&self) {
+        let setup = self.setup;
+        if self.thread_id == 0 && setup.spent(setup.budget.maximum) {
             setup.control.stop.store(true, Ordering::SeqCst);
         }
     }
 
-    /// Has this search been told to stop? Depth 1 always completes so that
-    /// there is a move to play.
+    /// Has this search been told to stop? Not before the root has a
+    /// searched move to play (`has_move_to_play`).
     fn should_stop(&mut self) -> bool {
-        if !self.stopped && self.completed_depth > 0 && self.setup.control.stopped() {
+        if !self.stopped && self.has_move_to_play && self.setup.control.stopped() {
             self.stopped = true;
         }
         self.stopped

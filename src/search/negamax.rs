@@ -4,6 +4,7 @@
 //! counter-moves, histories) its cutoffs give.
 
 use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use arrayvec::ArrayVec;
 use shakmaty::{Move, Position as _};
@@ -412,8 +413,29 @@ impl Searcher<'_> {
     /// proves, if `Syzygy::probe_search` has one: a win is at least a win
     /// `ply` plies from the root (a mate may be better), a loss at most
     /// that; draws are exact. A checkmate stays a mate.
+    ///
+    /// A probe may read the disk (a cold table: milliseconds), so none
+    /// starts once the hard time limit is nearer than the slowest probe of
+    /// this search took: the node is searched as if outside the tables.
     fn probe_tablebase(&mut self, tb: &Syzygy, depth: i32, ply: usize) -> Option<(i32, Bound)> {
-        let wdl = tb.probe_search(&self.pos, depth)?;
+        if !tb.probes(&self.pos, depth) {
+            return None;
+        }
+        if self
+            .setup
+            .time_to_hard_limit()
+            .is_some_and(|left| left <= self.slowest_probe)
+        {
+            self.stats.tb_probes_skipped += 1;
+            return None;
+        }
+        let started = Instant::now();
+        let wdl = tb.probe_search(&self.pos, depth);
+        let took = started.elapsed();
+        self.slowest_probe = self.slowest_probe.max(took);
+        self.stats.tb_probes += 1;
+        self.stats.tb_probe_time += took;
+        let wdl = wdl?;
         if wdl == Wdl::Loss && self.pos.in_check() && self.pos.board().legal_moves().is_empty() {
             return None;
         }

@@ -4,12 +4,14 @@
 //! iterations, and the `info` lines.
 
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use log::debug;
 use shakmaty::{Move, Position as _};
 
 use super::{RootMove, SearchResult, Searcher, tb_score};
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, format_score};
+use crate::tablebase::{RankedBy, Syzygy, Wdl};
 use crate::timeman::soft_limit_scale;
 use crate::wdl;
 
@@ -28,12 +30,22 @@ const ASPIRATION_MIN_DEPTH: u32 = 5;
 const BOUNDS_AFTER: Duration = Duration::from_secs(1);
 const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
 
+/// A root in the tablebases: the moves that keep its best result, and that
+/// result. Ranked once a search, by the first thread that gets there.
+#[derive(Debug)]
+pub struct RankedRoot {
+    moves: Vec<Move>,
+    wdl: Wdl,
+}
+
 impl Searcher<'_> {
-    /// The legal root moves, restricted by `searchmoves` if given.
-    fn collect_root_moves(&self) -> Vec<RootMove> {
+    /// The legal root moves, restricted by `searchmoves` if given; the
+    /// table's move first (the one played if the clock stops the first
+    /// iteration after one move).
+    fn collect_root_moves(&mut self) -> Vec<RootMove> {
         let legal = self.pos.board().legal_moves();
         let wanted = &self.setup.limits.searchmoves;
-        legal
+        let mut moves: Vec<RootMove> = legal
             .into_iter()
             .filter(|m| wanted.is_empty() || wanted.iter().any(|w| *w == self.pos.uci(*m)))
             .map(|mv| RootMove {
@@ -43,13 +55,23 @@ impl Searcher<'_> {
                 seldepth: 0,
                 nodes: 0,
             })
-            .collect()
+            .collect();
+        if let (_, Some(tt_move)) = self.probe_tt(0)
+            && let Some(i) = moves.iter().position(|rm| rm.mv == tt_move)
+        {
+            moves[..=i].rotate_right(1);
+        }
+        moves
     }
 
     /// Iterative deepening: depth 1, 2, ... until a limit or `stop`.
     pub fn iterate(&mut self) -> SearchResult {
         self.root_moves = self.collect_root_moves();
         self.keep_best_tablebase_moves();
+        // Whatever came before (the ranking's probes, the thread's start,
+        // a busy machine) counts: at the hard limit already, the first
+        // iteration stops after one move.
+        self.check_clock();
         if self.root_moves.is_empty() {
             let (score, chances) = if self.pos.in_check() {
                 (-MATE, [0, 0, 1000])
@@ -109,6 +131,12 @@ impl Searcher<'_> {
                 self.best_move_stability = 0;
             }
             previous_best = self.root_moves[0].mv;
+            if self.completed_depth == 0 && self.thread_id == 0 {
+                debug!(
+                    "search: first iteration (depth {depth}) done at {:.1} ms",
+                    self.setup.start.elapsed().as_secs_f64() * 1000.0
+                );
+            }
             self.completed_depth = depth;
             if self.verbose() {
                 for i in 0..multipv {
@@ -330,6 +358,9 @@ impl Searcher<'_> {
             if self.should_stop() {
                 return best;
             }
+            if i == self.pv_index {
+                self.has_move_to_play = true;
+            }
             let rm = &mut self.root_moves[i];
             if i == self.pv_index || score > alpha {
                 rm.score = score;
@@ -375,29 +406,62 @@ impl Searcher<'_> {
                 .is_some_and(|n| self.nodes >= n)
     }
 
-    /// A root in the tablebases: its moves are ranked by DTZ and only those
-    /// that keep the best result are searched (`Syzygy::rank_root_moves`),
-    /// so that even a one-ply search converts a win and holds a draw.
+    /// A root in the tablebases: its moves are ranked and only those that
+    /// keep the best result are searched (`Syzygy::rank_root_moves`), so
+    /// that even a one-ply search converts a win and holds a draw. The
+    /// first thread here ranks; the others wait for it and share its
+    /// ranking.
     fn keep_best_tablebase_moves(&mut self) {
         let Some(tb) = self.setup.syzygy else {
             return;
         };
+        let setup = self.setup;
+        let ranked = setup.ranked_root.get_or_init(|| self.rank_root(tb));
+        if let Some(ranked) = ranked {
+            self.root_moves.retain(|rm| ranked.moves.contains(&rm.mv));
+            self.root_tb = Some(ranked.wdl);
+        }
+    }
+
+    /// The ranking of `keep_best_tablebase_moves`. Its probes may read the
+    /// disk (milliseconds each on a cold table), so they answer to the
+    /// clock: at half the hard limit the DTZ probes give way to the WDL
+    /// ranking, and if even that hasn't finished, to none; a `stop` ends
+    /// them at once. (Half: the ranking decides a root in the tables more
+    /// than any search does, but the first iteration must still fit.)
+    fn rank_root(&mut self, tb: &Syzygy) -> Option<RankedRoot> {
+        let setup = self.setup;
         let moves: Vec<Move> = self.root_moves.iter().map(|rm| rm.mv).collect();
-        let Some(ranks) = tb.rank_root_moves(&mut self.pos, &moves) else {
-            return;
-        };
-        let Some(best) = ranks.iter().max_by_key(|r| r.rank).copied() else {
-            return;
-        };
-        let hits = moves.len() as u64;
-        self.setup
+        let deadline = setup.budget.maximum.map(|m| m / 2);
+        let started = Instant::now();
+        let mut time_up = || setup.control.stopped() || setup.spent(deadline);
+        let ranking = tb.rank_root_moves(&mut self.pos, &moves, &mut time_up);
+        debug!(
+            "syzygy: root ranking {} in {:.1} ms, {} ms into the search",
+            match &ranking {
+                Some(r) if r.by == RankedBy::Dtz => "by DTZ",
+                Some(_) => "by WDL (DTZ did not finish)",
+                None => "none",
+            },
+            started.elapsed().as_secs_f64() * 1000.0,
+            setup.start.elapsed().as_millis()
+        );
+        let ranking = ranking?;
+        let best = ranking.ranks.iter().max_by_key(|r| r.rank).copied()?;
+        setup
             .control
             .tb_hits
-            .fetch_add(hits, Ordering::Relaxed);
-        let mut ranks = ranks.iter();
-        self.root_moves
-            .retain(|_| ranks.next().is_some_and(|r| r.rank == best.rank));
-        self.root_tb = Some(best.wdl);
+            .fetch_add(moves.len() as u64, Ordering::Relaxed);
+        let kept = moves
+            .iter()
+            .zip(&ranking.ranks)
+            .filter(|(_, r)| r.rank == best.rank)
+            .map(|(m, _)| *m)
+            .collect();
+        Some(RankedRoot {
+            moves: kept,
+            wdl: best.wdl,
+        })
     }
 
     /// The score shown for a root move: the search's, unless the root was

@@ -111,7 +111,9 @@ impl Uci {
 
     /// The interactive loop over stdin.
     pub fn run_stdin(&mut self) {
-        let (line_tx, line_rx) = unbounded::<String>();
+        // Each line with the moment it was read: a search's clock counts
+        // from its `go`, not from when the loop got round to it.
+        let (line_tx, line_rx) = unbounded::<(Instant, String)>();
         std::thread::Builder::new()
             .name("stdin".into())
             .spawn(move || {
@@ -119,7 +121,7 @@ impl Uci {
                 for line in stdin.lock().lines() {
                     match line {
                         Ok(l) => {
-                            if line_tx.send(l).is_err() {
+                            if line_tx.send((Instant::now(), l)).is_err() {
                                 break;
                             }
                         }
@@ -136,8 +138,8 @@ impl Uci {
         loop {
             select! {
                 recv(line_rx) -> line => match line {
-                    Ok(l) => {
-                        if self.handle(&l) == Flow::Quit {
+                    Ok((received, l)) => {
+                        if self.handle_received(&l, received) == Flow::Quit {
                             break;
                         }
                     }
@@ -157,8 +159,13 @@ impl Uci {
         self.engine.wait();
     }
 
-    /// Handles one command line.
+    /// Handles one command line, read just now.
     pub fn handle(&mut self, line: &str) -> Flow {
+        self.handle_received(line, Instant::now())
+    }
+
+    /// Handles one command line read at `received`.
+    fn handle_received(&mut self, line: &str, received: Instant) -> Flow {
         debug!("<< {line}");
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&cmd, args)) = tokens.split_first() else {
@@ -169,11 +176,11 @@ impl Uci {
             "isready" => send("readyok"),
             "ucinewgame" => self.cmd_ucinewgame(),
             "position" => self.cmd_position(args),
-            "go" => self.cmd_go(args),
+            "go" => self.cmd_go(args, received),
             "stop" => self.engine.stop(),
             "ponderhit" => {
                 if self.engine.is_pondering() {
-                    self.engine.ponderhit();
+                    self.engine.ponderhit(received);
                 } else {
                     debug!("ponderhit without a ponder search: ignored");
                 }
@@ -265,7 +272,7 @@ impl Uci {
         Ok(pos)
     }
 
-    fn cmd_go(&mut self, args: &[&str]) {
+    fn cmd_go(&mut self, args: &[&str], received: Instant) {
         let limits = match self.parse_go(args) {
             Ok(l) => l,
             Err(e) => return error(&format!("{e}; search not started")),
@@ -277,6 +284,7 @@ impl Uci {
             return;
         }
         let request = SearchRequest {
+            received,
             position: self.position.clone(),
             tt: Arc::clone(&self.tt),
             limits,
