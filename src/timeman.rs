@@ -78,7 +78,7 @@ impl TimeBudget {
         // A negative clock (GUIs send it after a flag) still gets a move.
         let available = (time.max(0) as u64).saturating_sub(move_overhead_ms).max(1);
         let moves_to_go = u64::from(limits.movestogo.unwrap_or(30).clamp(1, 50));
-        let share = available / moves_to_go + inc * 3 / 4;
+        let share = available / moves_to_go + increment_credit(available, inc);
         // With one move to go the clock is refilled next move: use most of it.
         let cap = if moves_to_go == 1 {
             available * 3 / 4
@@ -91,6 +91,32 @@ impl TimeBudget {
             optimum: Some(Duration::from_millis(optimum)),
             maximum: Some(Duration::from_millis(maximum)),
         }
+    }
+}
+
+/// The clock holds this many increments before a move spends three
+/// quarters of the increment; below it, a share of that in proportion.
+pub const FULL_INCREMENT_CLOCK: u64 = 20;
+
+/// What a move may spend of the increment, with `available` ms on the
+/// clock (less Move Overhead): three quarters of it once the clock holds
+/// [`FULL_INCREMENT_CLOCK`] increments, in proportion below.
+///
+/// Spending the increment whatever the clock lets the clock sink to where
+/// the increment only just pays for the moves: a GUI and a busy machine
+/// take a few ms of every move, so at 1+0.01 the clock settled at about
+/// 40 ms (Move Overhead 30 plus a few ms), where one stall of the machine
+/// loses the game (docs/testing.md, "The clock"). In proportion, a low
+/// clock spends less than the increment and climbs back: it settles at
+/// about 14 increments (1+0.01: 130 ms; 10+0.1: 1.4 s), as it does in
+/// engines that count the increments of the moves to come against the
+/// clock they have.
+fn increment_credit(available: u64, inc: u64) -> u64 {
+    let full = inc * 3 / 4;
+    if available >= FULL_INCREMENT_CLOCK * inc {
+        full
+    } else {
+        full * available / (FULL_INCREMENT_CLOCK * inc)
     }
 }
 
@@ -141,6 +167,46 @@ mod tests {
             assert!(max >= 1);
             assert!(time <= 10 || max < time - 10 + 1, "time {time} max {max}");
         }
+    }
+
+    /// The time a move takes on the clock when the engine spends its
+    /// optimum and the GUI and the machine take `lost` ms besides.
+    fn next_clock(clock: i64, inc: u64, lost: i64) -> i64 {
+        let l = Limits {
+            wtime: Some(clock),
+            winc: Some(inc),
+            ..Default::default()
+        };
+        let b = TimeBudget::new(&l, Color::White, 30);
+        clock - b.optimum.unwrap().as_millis() as i64 - lost + inc as i64
+    }
+
+    #[test]
+    fn a_low_clock_climbs_back() {
+        // 1+0.01 with a few ms lost a move: the clock settles well above
+        // Move Overhead (it used to settle at about 40 ms).
+        for start in [40, 60, 1000] {
+            let mut clock = start;
+            for _ in 0..2000 {
+                clock = next_clock(clock, 10, 3);
+            }
+            assert!((110..=160).contains(&clock), "from {start}: {clock}");
+        }
+        // A clock of 20 increments or more spends the usual share.
+        let l = Limits {
+            wtime: Some(10_000),
+            winc: Some(100),
+            ..Default::default()
+        };
+        let b = TimeBudget::new(&l, Color::White, 30);
+        assert_eq!(b.optimum, Some(Duration::from_millis(9_970 / 30 + 75)));
+        // No increment: nothing changes.
+        let l = Limits {
+            wtime: Some(500),
+            ..Default::default()
+        };
+        let b = TimeBudget::new(&l, Color::White, 30);
+        assert_eq!(b.optimum, Some(Duration::from_millis(470 / 30)));
     }
 
     #[test]
