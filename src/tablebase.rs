@@ -414,34 +414,19 @@ impl Syzygy {
         time_up: &mut dyn FnMut() -> bool,
     ) -> Option<Vec<RootRank>> {
         let tb = &self.tables.tablebase;
-        let mut ranks = Vec::with_capacity(moves.len());
-        for &m in moves {
-            if time_up() {
-                debug!(
-                    "syzygy: WDL ranking stopped by the clock at the root {}",
-                    pos.fen()
-                );
-                return None;
-            }
-            pos.make(m);
-            let seen = pos.halfmoves() != 0 && pos.is_repetition(usize::MAX);
-            let wdl = if pos.halfmoves() != 0 && (pos.is_repetition(1) || pos.is_fifty_move_draw())
+        self.rank_each(pos, moves, time_up, "WDL", |after, seen| {
+            let wdl = if after.halfmoves() != 0
+                && (after.is_repetition(1) || after.is_fifty_move_draw())
             {
-                Some(Wdl::Draw)
+                Wdl::Draw
             } else {
                 // After a move that didn't zero the counter this is the
                 // value with the counter at 0: the counter's share of the
                 // result is DTZ's business.
-                tb.probe_wdl_after_zeroing(pos.board()).ok().map(|w| -w)
+                -tb.probe_wdl_after_zeroing(after.board()).ok()?
             };
-            pos.unmake();
-            let Some(wdl) = wdl else {
-                debug!("syzygy: WDL ranking failed at the root {}", pos.fen());
-                return None;
-            };
-            ranks.push(self.rank_by_wdl_value(wdl, seen));
-        }
-        Some(ranks)
+            Some(self.rank_by_wdl_value(wdl, seen))
+        })
     }
 
     /// The DTZ pass of [`Syzygy::rank_root_moves`].
@@ -453,11 +438,48 @@ impl Syzygy {
     ) -> Option<Vec<RootRank>> {
         let tb = &self.tables.tablebase;
         let counter = pos.halfmoves() as i32;
+        self.rank_each(pos, moves, time_up, "DTZ", |after, seen| {
+            let dtz = if after.halfmoves() == 0 {
+                // A zeroing move: the WDL after it tells all.
+                -Dtz::before_zeroing(tb.probe_wdl_after_zeroing(after.board()).ok()?).0
+            } else if after.is_repetition(1) || after.is_fifty_move_draw() {
+                // A draw by rule right after the move (a repetition one ply
+                // from the root is a second occurrence of a position that
+                // occurred before the root).
+                0
+            } else {
+                let d = -tb.probe_dtz(after.board()).ok()?.ignore_rounding().0;
+                // Counted from the root: one ply more.
+                d + d.signum()
+            };
+            // A mate is a win in one ply, not two.
+            let mate = after.in_check() && after.board().legal_moves().is_empty();
+            let dtz = if dtz == 2 && mate { 1 } else { dtz };
+            // A win that returns to a position of the game is the last
+            // resort among wins: a repetition is how wins are spoilt (and
+            // match referees end a game as soon as a player could claim one).
+            Some(self.rank(dtz, counter, seen))
+        })
+    }
+
+    /// Ranks each of `moves` by `rank_after`, which sees the position
+    /// after the move and whether it returns to a position of the game.
+    /// `None` if `time_up` says so before a move's probe (`pass` names the
+    /// pass in the debug log) or a probe fails. The position is played
+    /// forward and back.
+    fn rank_each(
+        &self,
+        pos: &mut Position,
+        moves: &[Move],
+        time_up: &mut dyn FnMut() -> bool,
+        pass: &str,
+        rank_after: impl Fn(&mut Position, bool) -> Option<RootRank>,
+    ) -> Option<Vec<RootRank>> {
         let mut ranks = Vec::with_capacity(moves.len());
         for (done, &m) in moves.iter().enumerate() {
             if time_up() {
                 debug!(
-                    "syzygy: DTZ ranking stopped by the clock after {done} of {} moves at the root {}",
+                    "syzygy: {pass} ranking stopped by the clock after {done} of {} moves at the root {}",
                     moves.len(),
                     pos.fen()
                 );
@@ -465,40 +487,13 @@ impl Syzygy {
             }
             pos.make(m);
             let seen = pos.halfmoves() != 0 && pos.is_repetition(usize::MAX);
-            let dtz = if pos.halfmoves() == 0 {
-                // A zeroing move: the WDL after it tells all.
-                tb.probe_wdl_after_zeroing(pos.board())
-                    .map(|w| -Dtz::before_zeroing(w).0)
-                    .ok()
-            } else if pos.is_repetition(1) || pos.is_fifty_move_draw() {
-                // A draw by rule right after the move (a repetition one ply
-                // from the root is a second occurrence of a position that
-                // occurred before the root).
-                Some(0)
-            } else {
-                tb.probe_dtz(pos.board()).ok().map(|d| {
-                    let d = -d.ignore_rounding().0;
-                    // Counted from the root: one ply more.
-                    d + d.signum()
-                })
-            };
-            // A mate is a win in one ply, not two.
-            let dtz = dtz.map(|d| {
-                if d == 2 && pos.in_check() && pos.board().legal_moves().is_empty() {
-                    1
-                } else {
-                    d
-                }
-            });
+            let rank = rank_after(pos, seen);
             pos.unmake();
-            let Some(dtz) = dtz else {
-                debug!("syzygy: DTZ ranking failed at the root {}", pos.fen());
+            let Some(rank) = rank else {
+                debug!("syzygy: {pass} ranking failed at the root {}", pos.fen());
                 return None;
             };
-            // A win that returns to a position of the game is the last
-            // resort among wins: a repetition is how wins are spoilt (and
-            // match referees end a game as soon as a player could claim one).
-            ranks.push(self.rank(dtz, counter, seen));
+            ranks.push(rank);
         }
         Some(ranks)
     }
