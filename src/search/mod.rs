@@ -278,7 +278,8 @@ pub struct Searcher<'a> {
     /// nearer than this to the hard time limit (a cold table's probe reads
     /// the disk).
     slowest_probe: Duration,
-    /// The root's tablebase result when the root moves were ranked by DTZ.
+    /// The root's tablebase result when the root moves were ranked (by
+    /// DTZ, or by WDL where the clock left no time for DTZ).
     root_tb: Option<Wdl>,
     pub stats: SearchStats,
 }

@@ -251,11 +251,11 @@ impl Searcher<'_> {
         // The next iteration costs a few times this one: don't start one
         // that can't finish. A settled root stops sooner, an unsettled one
         // later (`soft_limit_scale`).
-        if self.thread_id == 0
-            && !setup.control.pondering.load(Ordering::Relaxed)
-            && let Some(opt) = setup.budget.optimum
-            && setup.budget_elapsed() >= opt.mul_f64(SOFT_LIMIT_SHARE * self.soft_limit_scale())
-        {
+        let soft_limit = setup
+            .budget
+            .optimum
+            .map(|opt| opt.mul_f64(SOFT_LIMIT_SHARE * self.soft_limit_scale()));
+        if self.thread_id == 0 && setup.spent(soft_limit) {
             return self.finish_early();
         }
         depth as usize >= MAX_PLY - 1
