@@ -1,16 +1,18 @@
-//! The evaluation network (NNUE): `(768 -> W) x 2 perspectives -> N`
-//! with SCReLU, trained only on Lasker's own games (`train`;
-//! docs/evaluation.md). The hidden width `W` (a multiple of 16 up to
-//! `MAX_HIDDEN`) and the number of output buckets `N` (1 or 8) are the net
-//! file's: net 3, the embedded net, is 128 wide with one output.
+//! The evaluation network (NNUE): `(768 x I -> W) x 2 perspectives -> N`
+//! with SCReLU, trained only on Lasker's own games (`learn::train`;
+//! docs/evaluation.md). Its `Shape`: the number of input (king) buckets
+//! `I` (1, 4, 8 or 16: `features`), the hidden width `W` (a multiple of 16
+//! up to `MAX_HIDDEN`) and the number of output buckets `N` (1 or 8), all
+//! the net file's: net 3 is 128 wide with one input and one output bucket.
 //!
-//! Inputs: one per (piece colour relative to the perspective, piece type,
-//! square seen from the perspective), 768 in all, at most 32 active. Each
-//! perspective sums the feature rows of its active inputs into an
+//! Inputs (`features`): one per (piece colour relative to the perspective,
+//! piece type, square seen from the perspective) in each input bucket,
+//! the perspective's king square choosing the bucket; at most 32 active.
+//! Each perspective sums the feature rows of its active inputs into an
 //! accumulator of `W` values (kept up to date move by move, see
 //! `accumulator`); the output layer reads the side to move's accumulator and
 //! then the other side's, squared-clipped (SCReLU). With 8 output buckets
-//! the board's piece count picks one of 8 output layers (`bucket`).
+//! the board's piece count picks one of 8 output layers (`output_bucket`).
 //!
 //! Quantisation: feature weights and biases are scaled by `QA` (255), output
 //! weights by `QB` (64), the output bias by `QA * QB`; the result is scaled
@@ -19,17 +21,18 @@
 
 pub mod accumulator;
 pub mod describe;
+pub mod features;
 pub mod simd;
 
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
-use shakmaty::{Color, Piece, Square};
+use shakmaty::Color;
 
 pub use accumulator::AccumulatorStack;
 pub use describe::describe;
+pub use features::{InputBuckets, KingView};
 
-pub const INPUTS: usize = 768;
 /// The widest accumulator a net file may have. The AVX2 dot product's
 /// 32-bit lanes hold up to 2,080 values' products (`simd`); 1024 leaves
 /// room.
@@ -41,6 +44,50 @@ pub const OUTPUT_BUCKETS: [usize; 2] = [1, 8];
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
+
+/// The shape of a net: its input (king) buckets, hidden width and number
+/// of output buckets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub input_buckets: InputBuckets,
+    pub hidden: usize,
+    pub output_buckets: usize,
+}
+
+impl Default for Shape {
+    /// Net 3's: 128 wide, one input bucket, one output.
+    fn default() -> Self {
+        Shape {
+            input_buckets: InputBuckets::NONE,
+            hidden: DEFAULT_HIDDEN,
+            output_buckets: 1,
+        }
+    }
+}
+
+impl Shape {
+    /// Inputs per perspective.
+    pub fn inputs(&self) -> usize {
+        self.input_buckets.inputs()
+    }
+
+    /// Whether a net of this shape can be built, and why not.
+    pub fn check(&self) -> Result<(), NetError> {
+        check_shape(self.hidden, self.output_buckets)
+    }
+}
+
+impl fmt::Display for Shape {
+    /// "128 wide, 1 input bucket, 1 output bucket".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = if self.output_buckets == 1 { "" } else { "s" };
+        write!(
+            f,
+            "{} wide, {}, {} output bucket{s}",
+            self.hidden, self.input_buckets, self.output_buckets
+        )
+    }
+}
 
 /// Runs `$body` with the const `$w` set to the net's hidden width `$hidden`
 /// where it is one the trainer makes (128, 256, 512, 1024), and to 0 for
@@ -89,19 +136,6 @@ pub fn embedded() -> Arc<Network> {
     Arc::clone(&EMBEDDED_NET)
 }
 
-/// The input a piece on a square is, seen from `perspective`: its own
-/// pieces first, the board flipped for Black so both see their side moving
-/// up the board.
-#[inline]
-pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
-    let theirs = usize::from(piece.color != perspective);
-    let square = match perspective {
-        Color::White => square as usize,
-        Color::Black => square as usize ^ 56,
-    };
-    theirs * 384 + (piece.role as usize - 1) * 64 + square
-}
-
 /// The output bucket of a board with `pieces` pieces (kings included) in a
 /// net of `buckets` outputs: with 8, `(pieces - 2) / 4`, so 2 to 5 pieces
 /// are bucket 0 and 30 to 32 bucket 7; with 1, always 0. The engine and
@@ -130,26 +164,22 @@ pub fn check_shape(hidden: usize, buckets: usize) -> Result<(), NetError> {
 /// A quantised net, as the engine runs it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
-    hidden: usize,
-    buckets: usize,
-    /// `INPUTS` rows of `hidden` weights, row-major (one row per input).
+    shape: Shape,
+    /// `shape.inputs()` rows of `hidden` weights, row-major (one row per
+    /// input).
     pub feature_weights: Vec<i16>,
     /// `hidden` values.
     pub feature_bias: Vec<i16>,
-    /// Bucket by bucket, `2 * hidden` each: the side to move's weights, then
-    /// the other side's.
+    /// Output bucket by output bucket, `2 * hidden` each: the side to
+    /// move's weights, then the other side's.
     pub output_weights: Vec<i16>,
-    /// One per bucket.
+    /// One per output bucket.
     pub output_bias: Vec<i32>,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Network({INPUTS} -> {}x2 -> {})",
-            self.hidden, self.buckets
-        )
+        write!(f, "Network({})", self.shape)
     }
 }
 
@@ -163,26 +193,53 @@ impl fmt::Display for NetError {
     }
 }
 
-/// The net file: a header of eight little-endian u32 values — the magic
-/// `LKNN`, the format version, inputs, hidden width, outputs, QA, QB and
-/// SCALE — then the feature weights (`INPUTS * hidden` i16, row by input),
-/// the feature biases (`hidden` i16), the output weights (`2 * hidden` i16
-/// per output) and the output biases (one i32 per output), and last an
-/// FNV-1a 64-bit checksum of everything before it.
+/// The net file: a header of little-endian u32 values — the magic `LKNN`,
+/// the format version, inputs, hidden width, outputs, QA, QB, SCALE and,
+/// from version 3, the number of input buckets — then the feature weights
+/// (`inputs * hidden` i16, row by input), the feature biases (`hidden`
+/// i16), the output weights (`2 * hidden` i16 per output) and the output
+/// biases (one i32 per output), and last an FNV-1a 64-bit checksum of
+/// everything before it.
 ///
 /// Version 1 (nets 1 to 3) is 128 wide with one output. Version 2 has the
 /// same layout with any width `check_shape` allows and 1 or 8 outputs, the
-/// output buckets chosen by piece count (`output_bucket`). A net of version
-/// 1's shape is written as version 1, so that older builds load it.
+/// output buckets chosen by piece count (`output_bucket`). Version 3 adds
+/// the ninth word, the input buckets (`features`), and `inputs` is 768
+/// times it. Each net is written in the oldest version that holds its
+/// shape, so that older builds load what they can run.
 const MAGIC: u32 = u32::from_le_bytes(*b"LKNN");
-const HEADER_WORDS: usize = 8;
-const HEADER_NAMES: [&str; HEADER_WORDS] = [
-    "magic", "version", "inputs", "hidden", "outputs", "QA", "QB", "SCALE",
+const HEADER_NAMES: [&str; 9] = [
+    "magic",
+    "version",
+    "inputs",
+    "hidden",
+    "outputs",
+    "QA",
+    "QB",
+    "SCALE",
+    "input buckets",
 ];
 
+/// The header's length in words in a file of this version.
+fn header_words(version: u32) -> usize {
+    if version >= 3 { 9 } else { 8 }
+}
+
 /// The size of a net file of this shape.
-pub fn file_bytes(hidden: usize, buckets: usize) -> usize {
-    HEADER_WORDS * 4 + (INPUTS * hidden + hidden + buckets * 2 * hidden) * 2 + buckets * 4 + 8
+pub fn file_bytes(shape: Shape) -> usize {
+    let (h, n) = (shape.hidden, shape.output_buckets);
+    header_words(version_of(shape)) * 4 + (shape.inputs() * h + h + n * 2 * h) * 2 + n * 4 + 8
+}
+
+/// The file version a net of this shape is written in.
+fn version_of(shape: Shape) -> u32 {
+    if shape.input_buckets.count() > 1 {
+        3
+    } else if shape.hidden == DEFAULT_HIDDEN && shape.output_buckets == 1 {
+        1
+    } else {
+        2
+    }
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -196,23 +253,30 @@ impl Network {
     /// build runs, the lengths don't fit it, or an output weight lies
     /// beyond ±127 (the SIMD product would overflow).
     pub fn from_parts(
-        hidden: usize,
-        buckets: usize,
+        shape: Shape,
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
         output_weights: Vec<i16>,
         output_bias: Vec<i32>,
     ) -> Result<Network, NetError> {
-        check_shape(hidden, buckets)?;
+        shape.check()?;
+        let (hidden, buckets) = (shape.hidden, shape.output_buckets);
         let lengths = [
             feature_weights.len(),
             feature_bias.len(),
             output_weights.len(),
             output_bias.len(),
         ];
-        if lengths != [INPUTS * hidden, hidden, buckets * 2 * hidden, buckets] {
+        if lengths
+            != [
+                shape.inputs() * hidden,
+                hidden,
+                buckets * 2 * hidden,
+                buckets,
+            ]
+        {
             return Err(NetError(format!(
-                "weights of lengths {lengths:?} don't make a net {hidden} wide with {buckets} outputs"
+                "weights of lengths {lengths:?} don't make a net {shape}"
             )));
         }
         if output_weights.iter().any(|w| w.abs() > 127) {
@@ -221,8 +285,7 @@ impl Network {
             ));
         }
         Ok(Network {
-            hidden,
-            buckets,
+            shape,
             feature_weights,
             feature_bias,
             output_weights,
@@ -230,26 +293,31 @@ impl Network {
         })
     }
 
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
     /// The width of each perspective's accumulator.
     #[inline]
     pub fn hidden(&self) -> usize {
-        self.hidden
+        self.shape.hidden
     }
 
     /// The number of output buckets (1 or 8).
     #[inline]
-    pub fn buckets(&self) -> usize {
-        self.buckets
+    pub fn output_buckets(&self) -> usize {
+        self.shape.output_buckets
     }
 
-    /// The file's format version: 1 for version 1's shape (128 wide, one
-    /// output), else 2.
+    /// The input (king) buckets.
+    #[inline]
+    pub fn input_buckets(&self) -> InputBuckets {
+        self.shape.input_buckets
+    }
+
+    /// The file's format version: the oldest that holds the net's shape.
     pub fn version(&self) -> u32 {
-        if self.hidden == DEFAULT_HIDDEN && self.buckets == 1 {
-            1
-        } else {
-            2
-        }
+        version_of(self.shape)
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -259,18 +327,20 @@ impl Network {
     /// The file in a given format version (tests: a version 2 file of
     /// version 1's shape).
     fn to_bytes_as(&self, version: u32) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_bytes(self.hidden, self.buckets));
+        let shape = self.shape;
+        let mut out = Vec::with_capacity(file_bytes(shape) + 4);
         let header = [
             MAGIC,
             version,
-            INPUTS as u32,
-            self.hidden as u32,
-            self.buckets as u32,
+            shape.inputs() as u32,
+            shape.hidden as u32,
+            shape.output_buckets as u32,
             QA as u32,
             QB as u32,
             SCALE as u32,
+            shape.input_buckets.count() as u32,
         ];
-        for v in header {
+        for v in &header[..header_words(version)] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for w in self
@@ -292,7 +362,7 @@ impl Network {
     /// Reads a net file, refusing one of another architecture, size or
     /// checksum with a message that says which.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if bytes.len() < HEADER_WORDS * 4 {
+        if bytes.len() < 8 * 4 {
             return Err(NetError(format!(
                 "not a Lasker net: {} bytes, too short for the header",
                 bytes.len()
@@ -303,29 +373,48 @@ impl Network {
             return Err(NetError("not a Lasker net (no LKNN magic)".into()));
         }
         let version = word(1);
+        if !(1..=3).contains(&version) {
+            return Err(NetError(format!(
+                "net format version {version}: this build reads versions 1 to 3"
+            )));
+        }
+        let words = header_words(version);
+        if bytes.len() < words * 4 {
+            return Err(NetError(format!(
+                "not a Lasker net: {} bytes, too short for a version {version} header",
+                bytes.len()
+            )));
+        }
+        let input_buckets = if version >= 3 {
+            let count = word(8) as usize;
+            InputBuckets::new(count).ok_or_else(|| {
+                NetError(format!(
+                    "net has {count} input buckets; this build takes {:?}",
+                    features::INPUT_BUCKET_CHOICES
+                ))
+            })?
+        } else {
+            InputBuckets::NONE
+        };
         let (hidden, buckets) = (word(3) as usize, word(4) as usize);
         // What this build needs for each header word; the width and the
-        // outputs are free in version 2 (within `check_shape`).
+        // outputs are free from version 2 on (within `check_shape`).
         let needed = match version {
             1 => [DEFAULT_HIDDEN as u32, 1],
-            2 => [word(3), word(4)],
-            _ => {
-                return Err(NetError(format!(
-                    "net format version {version}: this build reads versions 1 and 2"
-                )));
-            }
+            _ => [word(3), word(4)],
         };
         let expected = [
             MAGIC,
             version,
-            INPUTS as u32,
+            input_buckets.inputs() as u32,
             needed[0],
             needed[1],
             QA as u32,
             QB as u32,
             SCALE as u32,
+            input_buckets.count() as u32,
         ];
-        for (i, (&expected, name)) in expected.iter().zip(HEADER_NAMES).enumerate() {
+        for (i, (&expected, name)) in expected[..words].iter().zip(HEADER_NAMES).enumerate() {
             let found = word(i);
             if found != expected {
                 return Err(NetError(format!(
@@ -334,10 +423,17 @@ impl Network {
             }
         }
         check_shape(hidden, buckets)?;
-        let size = file_bytes(hidden, buckets);
+        let shape = Shape {
+            input_buckets,
+            hidden,
+            output_buckets: buckets,
+        };
+        // A shape written in a newer version than needed is still read
+        // (tests write version 2 files of version 1's shape).
+        let size = file_bytes(shape) - header_words(version_of(shape)) * 4 + words * 4;
         if bytes.len() != size {
             return Err(NetError(format!(
-                "net file is {} bytes, expected {size} for {hidden} wide with {buckets} outputs (truncated or padded)",
+                "net file is {} bytes, expected {size} for a net {shape} (truncated or padded)",
                 bytes.len()
             )));
         }
@@ -346,12 +442,12 @@ impl Network {
         if fnv1a(body) != stored {
             return Err(NetError("net checksum does not match: file corrupt".into()));
         }
-        let (weights, biases) = body[HEADER_WORDS * 4..].split_at(body.len() - 32 - buckets * 4);
-        let mut words = weights
+        let (weights, biases) = body[words * 4..].split_at(body.len() - words * 4 - buckets * 4);
+        let mut values = weights
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let mut take = |n: usize| words.by_ref().take(n).collect::<Vec<i16>>();
-        let feature_weights = take(INPUTS * hidden);
+        let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
+        let feature_weights = take(shape.inputs() * hidden);
         let feature_bias = take(hidden);
         let output_weights = take(buckets * 2 * hidden);
         let output_bias = biases
@@ -359,8 +455,7 @@ impl Network {
             .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
             .collect();
         Network::from_parts(
-            hidden,
-            buckets,
+            shape,
             feature_weights,
             feature_bias,
             output_weights,
@@ -379,9 +474,9 @@ impl Network {
     #[inline(always)]
     pub(crate) fn lanes<const W: usize>(&self) -> usize {
         if W == 0 {
-            self.hidden
+            self.shape.hidden
         } else {
-            debug_assert_eq!(W, self.hidden);
+            debug_assert_eq!(W, self.shape.hidden);
             W
         }
     }
@@ -400,8 +495,8 @@ impl Network {
 
     /// The output bucket of a board with `pieces` pieces.
     #[inline]
-    pub fn bucket(&self, pieces: u32) -> usize {
-        output_bucket(pieces, self.buckets)
+    pub fn output_bucket(&self, pieces: u32) -> usize {
+        output_bucket(pieces, self.shape.output_buckets)
     }
 
     /// The output of `bucket` from both accumulators (`hidden` values
@@ -435,19 +530,32 @@ impl Network {
         scaled as i32
     }
 
+    /// What `perspective`'s king square decides about its inputs on
+    /// `board` (a board without that king, as `eval`'s worth of a piece
+    /// never makes, reads as a king on a1).
+    #[inline]
+    pub fn king_view(&self, board: &shakmaty::Board, perspective: Color) -> KingView {
+        let king = board.king_of(perspective).unwrap_or(shakmaty::Square::A1);
+        self.shape.input_buckets.view(perspective, king)
+    }
+
     /// Fills `acc` (`2 * hidden` values: White's perspective, then
     /// Black's) from the board.
     pub fn refresh_into(&self, board: &shakmaty::Board, acc: &mut [i16]) {
-        by_width!(self.hidden, |W| self.refresh_lanes::<W>(board, acc))
+        by_width!(self.shape.hidden, |W| self.refresh_lanes::<W>(board, acc))
     }
 
     pub(crate) fn refresh_lanes<const W: usize>(&self, board: &shakmaty::Board, acc: &mut [i16]) {
         let w = self.lanes::<W>();
         let (white, black) = acc[..2 * w].split_at_mut(w);
         for (perspective, a) in [(Color::White, white), (Color::Black, black)] {
+            let view = self.king_view(board, perspective);
             a.copy_from_slice(&self.feature_bias[..w]);
             for (square, piece) in board {
-                simd::add_row(a, self.row_lanes::<W>(feature(perspective, piece, square)));
+                simd::add_row(
+                    a,
+                    self.row_lanes::<W>(view.index(perspective, piece, square)),
+                );
             }
         }
     }
@@ -455,7 +563,7 @@ impl Network {
     /// Both perspectives' accumulators computed from nothing: White's
     /// `hidden` values, then Black's.
     pub fn refresh(&self, board: &shakmaty::Board) -> Vec<i16> {
-        let mut acc = vec![0; 2 * self.hidden];
+        let mut acc = vec![0; 2 * self.shape.hidden];
         self.refresh_into(board, &mut acc);
         acc
     }
@@ -464,25 +572,29 @@ impl Network {
     /// `eval` command; the search updates accumulators instead).
     pub fn evaluate_board(&self, board: &shakmaty::Board, turn: Color) -> i32 {
         let acc = self.refresh(board);
-        let (white, black) = acc.split_at(self.hidden);
+        let (white, black) = acc.split_at(self.shape.hidden);
         let (us, them) = match turn {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        self.output(us, them, self.bucket(board.occupied().count() as u32))
+        self.output(
+            us,
+            them,
+            self.output_bucket(board.occupied().count() as u32),
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::train::{Shape, Trainer};
+    use crate::learn::train::Trainer;
     use crate::position::Position;
     use shakmaty::{CastlingMode, Position as _};
 
     /// A net with random weights: every input matters.
     fn random_net(seed: u64, hidden: usize, buckets: usize) -> Network {
-        Trainer::new(seed, Shape { hidden, buckets }).quantise()
+        random_shaped(seed, 1, hidden, buckets)
     }
 
     fn xorshift(state: &mut u64) -> u64 {
@@ -492,10 +604,22 @@ mod tests {
         *state
     }
 
-    /// Random games from positions rich in castling, en passant, captures
-    /// and promotions, with nets of several widths and both bucket counts;
-    /// after each move (and some null moves and takebacks) the incremental
-    /// accumulators equal a refresh.
+    /// A net of any shape with random weights.
+    fn random_shaped(seed: u64, input_buckets: usize, hidden: usize, outputs: usize) -> Network {
+        let shape = Shape {
+            input_buckets: InputBuckets::new(input_buckets).unwrap(),
+            hidden,
+            output_buckets: outputs,
+        };
+        Trainer::new(seed, shape).quantise()
+    }
+
+    /// Random games from positions rich in castling, en passant, captures,
+    /// promotions and king walks, with nets of several widths and every
+    /// count of input and output buckets; after each move (and some null
+    /// moves and takebacks) the incremental accumulators equal a refresh
+    /// from the board, with kings crossing buckets and halves of the board
+    /// (the Finny table's rebuilds) many times.
     #[test]
     fn incremental_accumulators_equal_a_refresh() {
         let starts = [
@@ -515,6 +639,11 @@ mod tests {
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                 CastlingMode::Standard,
             ),
+            // Kings with room to walk.
+            (
+                "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1",
+                CastlingMode::Standard,
+            ),
             // Chess960: king and rooks on other files.
             (
                 "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
@@ -523,14 +652,20 @@ mod tests {
         ];
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
         let (mut castles, mut en_passant, mut promotions, mut nulls) = (0, 0, 0, 0);
-        for (hidden, buckets, games) in [
-            (128, 1, 20),
-            (256, 8, 8),
-            (512, 8, 4),
-            (1024, 1, 2),
-            (208, 8, 2),
+        let mut rebuilds = 0;
+        for (inputs, hidden, buckets, games) in [
+            (1, 128, 1, 20),
+            (1, 256, 8, 8),
+            (1, 512, 8, 4),
+            (1, 1024, 1, 2),
+            (1, 208, 8, 2),
+            (4, 128, 8, 8),
+            (8, 256, 1, 4),
+            (16, 256, 8, 8),
+            (16, 1024, 8, 2),
+            (16, 208, 1, 2),
         ] {
-            let net = random_net(3, hidden, buckets);
+            let net = random_shaped(3, inputs, hidden, buckets);
             let mut checked = 0;
             for (fen, mode) in starts {
                 for _ in 0..games {
@@ -545,7 +680,12 @@ mod tests {
                         castles += usize::from(m.is_castle());
                         en_passant += usize::from(m.is_en_passant());
                         promotions += usize::from(m.is_promotion());
+                        let mover = pos.turn();
+                        let before = net.king_view(pos.board().board(), mover);
                         pos.make(m);
+                        if net.king_view(pos.board().board(), mover) != before {
+                            rebuilds += 1;
+                        }
                         if !pos.in_check() && xorshift(&mut rng).is_multiple_of(6) {
                             pos.make_null();
                             nulls += 1;
@@ -555,7 +695,8 @@ mod tests {
                             assert_eq!(
                                 stack.current(&net, &pos),
                                 net.refresh(pos.board().board()),
-                                "{hidden} wide: {}",
+                                "{}: {}",
+                                net.shape(),
                                 pos.fen()
                             );
                             assert_eq!(
@@ -571,12 +712,53 @@ mod tests {
                     }
                 }
             }
-            assert!(checked > games * 25, "{hidden} wide: {checked} checked");
+            assert!(checked > games * 25, "{}: {checked} checked", net.shape());
         }
         assert!(
-            castles > 5 && en_passant > 0 && promotions > 5 && nulls > 20,
-            "{castles} {en_passant} {promotions} {nulls}"
+            castles > 5 && en_passant > 0 && promotions > 5 && nulls > 20 && rebuilds > 200,
+            "{castles} {en_passant} {promotions} {nulls} {rebuilds}"
         );
+    }
+
+    /// The Finny table's rebuild of a perspective equals a refresh from the
+    /// board, whatever boards its entries were last made from: random
+    /// boards of the same king views in turn, each rebuilt from the
+    /// previous one's entry.
+    #[test]
+    fn finny_table_rebuilds_equal_a_refresh() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1",
+            "6k1/8/8/8/8/8/8/QQQQQQK1 w - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "4k3/8/8/8/8/8/8/4K2R b K - 0 1",
+        ];
+        for inputs in [1, 4, 16] {
+            let net = random_shaped(13, inputs, 256, 8);
+            let mut table = accumulator::FinnyTable::default();
+            for round in 0..3 {
+                for fen in fens {
+                    let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+                    let board = pos.board().board();
+                    let expected = net.refresh(board);
+                    for (i, perspective) in Color::ALL.into_iter().enumerate() {
+                        let mut acc = vec![0; 256];
+                        by_width!(256, |W| table.rebuild::<W>(
+                            &net,
+                            board,
+                            perspective,
+                            &mut acc
+                        ));
+                        assert_eq!(
+                            acc,
+                            expected[i * 256..(i + 1) * 256],
+                            "{inputs} input buckets, round {round}: {fen} for {perspective:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// One stack evaluating with nets of different widths in turn (as after
@@ -612,7 +794,10 @@ mod tests {
             46, -174, -99, 34, 924, 174, 271,
         ];
         let net = Network::from_bytes(include_bytes!("../../nets/net3.nnue")).unwrap();
-        assert_eq!((net.hidden(), net.buckets(), net.version()), (128, 1, 1));
+        assert_eq!(
+            (net.hidden(), net.output_buckets(), net.version()),
+            (128, 1, 1)
+        );
         let fens: Vec<&str> = crate::bench::bench_fens().collect();
         assert_eq!(fens.len(), BEFORE.len());
         for (fen, before) in fens.into_iter().zip(BEFORE) {
@@ -662,8 +847,10 @@ mod tests {
         }
         let head = |b: usize| {
             Network::from_parts(
-                256,
-                1,
+                Shape {
+                    hidden: 256,
+                    ..Shape::default()
+                },
                 net.feature_weights.clone(),
                 net.feature_bias.clone(),
                 net.output_weights[b * 512..(b + 1) * 512].to_vec(),
@@ -685,7 +872,7 @@ mod tests {
         for fen in fens {
             let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
             let board = pos.board().board();
-            let bucket = net.bucket(board.occupied().count() as u32);
+            let bucket = net.output_bucket(board.occupied().count() as u32);
             buckets_seen.push(bucket);
             let eval = net.evaluate_board(board, pos.turn());
             assert_eq!(
@@ -723,13 +910,31 @@ mod tests {
             let wide = random_net(6, hidden, buckets);
             let bytes = wide.to_bytes();
             assert_eq!(bytes[4..8], 2u32.to_le_bytes(), "{hidden} {buckets}");
-            assert_eq!(bytes.len(), file_bytes(hidden, buckets));
+            assert_eq!(bytes.len(), file_bytes(wide.shape()));
             let loaded = Network::from_bytes(&bytes).unwrap();
-            assert_eq!((loaded.hidden(), loaded.buckets()), (hidden, buckets));
+            assert_eq!(
+                (loaded.hidden(), loaded.output_buckets()),
+                (hidden, buckets)
+            );
             assert_eq!(loaded, wide);
             assert_eq!(loaded.to_bytes(), bytes);
         }
 
+        // Version 3: input buckets, the count in a ninth header word.
+        for (inputs, hidden, buckets) in [(4, 128, 1), (8, 256, 8), (16, 512, 8)] {
+            let bucketed = random_shaped(8, inputs, hidden, buckets);
+            let bytes = bucketed.to_bytes();
+            assert_eq!(bytes[4..8], 3u32.to_le_bytes());
+            assert_eq!(bytes[8..12], (768 * inputs as u32).to_le_bytes());
+            assert_eq!(bytes[32..36], (inputs as u32).to_le_bytes());
+            assert_eq!(bytes.len(), file_bytes(bucketed.shape()));
+            let loaded = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(loaded, bucketed);
+            assert_eq!(loaded.input_buckets().count(), inputs);
+        }
+        // A version 3 file of one input bucket is the plain net.
+        assert_eq!(Network::from_bytes(&net.to_bytes_as(3)).unwrap(), net);
+        let v3 = random_shaped(8, 16, 128, 8).to_bytes();
         let refused = |b: &[u8]| Network::from_bytes(b).unwrap_err().0;
         assert!(refused(&bytes[..bytes.len() - 1]).contains("truncated"));
         assert!(refused(&bytes[..10]).contains("too short"));
@@ -744,7 +949,7 @@ mod tests {
         // A version 1 file must be 128 wide with one output.
         assert!(refused(&with_word(&bytes, 3, 256)).contains("hidden is 256"));
         assert!(refused(&with_word(&bytes, 4, 8)).contains("outputs is 8"));
-        assert!(refused(&with_word(&bytes, 1, 3)).contains("version 3"));
+        assert!(refused(&with_word(&bytes, 1, 4)).contains("version 4"));
         assert!(refused(&with_word(&bytes, 5, 256)).contains("QA is 256"));
         // A version 2 file's shape must be one this build runs.
         for (hidden, buckets, message) in [
@@ -763,6 +968,18 @@ mod tests {
                 refused(&b)
             );
         }
+        // A version 3 file's input buckets must be a map this build has,
+        // and its inputs 768 times them.
+        for (inputs, words, message) in [
+            (5, 768 * 5, "5 input buckets"),
+            (0, 0, "0 input buckets"),
+            (16, 768 * 4, "inputs is 3072"),
+            (4, 768 * 4, "truncated"),
+        ] {
+            let b = with_word(&with_word(&v3, 8, inputs), 2, words);
+            assert!(refused(&b).contains(message), "{inputs}: {}", refused(&b));
+        }
+        assert!(refused(&v3[..34]).contains("too short"));
         // A version 2 header whose shape disagrees with the file's size.
         assert!(refused(&with_word(&v2, 3, 256)).contains("truncated"));
         // An output weight beyond ±127, with a good checksum.
@@ -778,9 +995,15 @@ mod tests {
 
     #[test]
     fn quantised_output_follows_the_float_net() {
-        for (hidden, buckets) in [(128, 1), (256, 8)] {
-            let trainer = Trainer::new(9, Shape { hidden, buckets });
+        for (inputs, hidden, buckets) in [(1, 128, 1), (1, 256, 8), (4, 128, 8), (16, 256, 8)] {
+            let shape = Shape {
+                input_buckets: InputBuckets::new(inputs).unwrap(),
+                hidden,
+                output_buckets: buckets,
+            };
+            let trainer = Trainer::new(9, shape);
             let net = trainer.quantise();
+            let mut errors = Vec::new();
             for fen in crate::bench::bench_fens() {
                 let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
                 let record = crate::learn::trainingdata::encode(
@@ -790,11 +1013,17 @@ mod tests {
                 );
                 let float = trainer.output(&record) * SCALE as f32;
                 let quantised = net.evaluate_board(pos.board().board(), pos.turn());
+                // Rounding each output weight to 1/64 moves a random net's
+                // output by about 10 cp at most.
+                let error = (float - quantised as f32).abs();
                 assert!(
-                    (float - quantised as f32).abs() < 8.0 + float.abs() * 0.02,
-                    "{hidden} {buckets} {fen}: float {float} quantised {quantised}"
+                    error < 16.0 + float.abs() * 0.02,
+                    "{shape} {fen}: float {float} quantised {quantised}"
                 );
+                errors.push(error);
             }
+            let mean = errors.iter().sum::<f32>() / errors.len() as f32;
+            assert!(mean < 6.0, "{shape}: mean error {mean} cp");
         }
     }
 }

@@ -1,0 +1,305 @@
+//! The float net the trainer learns: the engine's shape (`nnue::Shape`)
+//! in f32, its forward and backward passes, and its conversion to and from
+//! the engine's quantised `Network`.
+//!
+//! The net: `(768 x input buckets -> hidden) x 2 -> output buckets` with
+//! SCReLU (clamp to [0, 1], squared). Its output times `SCALE` (400) is
+//! centipawns, so a position's predicted result is `sigmoid(output)`; the
+//! target blends the game's result with the search score: `wdl * result +
+//! (1 - wdl) * sigmoid(score / 400)`, and the loss is the squared
+//! difference. Inputs are sparse (at most 32 per perspective): the forward
+//! pass sums the rows of the active inputs, which `nnue::features` names
+//! exactly as the engine does, and the backward pass adds the
+//! accumulator's gradient to those rows only.
+
+use arrayvec::ArrayVec;
+
+use crate::learn::trainingdata::ChessBoard;
+use crate::nnue::{self, Network, QA, QB, Shape};
+use crate::rng::Rng;
+
+/// Where each part of the flat parameter vector starts: feature weights
+/// (`w1`, at 0), feature biases (`b1`), output weights (`w2`, output bucket
+/// by output bucket, `2 * hidden` each: the side to move's, then the other
+/// side's), output biases (`b2`, one per output bucket); `params` in all.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Layout {
+    pub h: usize,
+    pub b1: usize,
+    pub w2: usize,
+    pub b2: usize,
+    pub params: usize,
+}
+
+impl Layout {
+    pub fn of(shape: Shape) -> Layout {
+        let h = shape.hidden;
+        let b1 = shape.inputs() * h;
+        let w2 = b1 + h;
+        let b2 = w2 + shape.output_buckets * 2 * h;
+        Layout {
+            h,
+            b1,
+            w2,
+            b2,
+            params: b2 + shape.output_buckets,
+        }
+    }
+
+    /// Whether parameter `i` is clipped to ±`CLIP` (the weights the
+    /// quantised net multiplies: feature and output weights).
+    pub fn clipped(&self, i: usize) -> bool {
+        i < self.b1 || (self.w2..self.b2).contains(&i)
+    }
+}
+
+/// Quantised weights must stay within i16 and the AVX2 product `v · w`
+/// within 16 bits (|w · QB| ≤ 127).
+pub(super) const CLIP: f32 = 1.98;
+pub(super) const EVAL_SCALE: f32 = nnue::SCALE as f32;
+
+/// The float net and AdamW's moment estimates.
+#[derive(Clone)]
+pub struct Trainer {
+    pub(super) shape: Shape,
+    pub(super) layout: Layout,
+    pub params: Vec<f32>,
+    pub(super) m: Vec<f32>,
+    pub(super) v: Vec<f32>,
+    pub(super) step: u64,
+    /// Epochs completed.
+    pub epoch: usize,
+}
+
+/// What the forward pass leaves for the backward one.
+struct Forward {
+    /// The side to move's active inputs, then the other side's.
+    active: [ArrayVec<usize, 32>; 2],
+    /// The side to move's accumulator (`hidden` values), then the other
+    /// side's.
+    acc: Vec<f32>,
+    /// The output bucket used.
+    bucket: usize,
+    out: f32,
+}
+
+/// The active inputs of a record for the side to move and for the other
+/// side. The record is written from the side to move's view, its
+/// opponent's king square from the opponent's own view; the opponent sees
+/// each piece with the colours swapped and the board flipped vertically.
+pub(super) fn inputs(shape: Shape, record: &ChessBoard) -> [ArrayVec<usize, 32>; 2] {
+    let ours = shape.input_buckets.view_relative(usize::from(record.ksq));
+    let theirs_view = shape
+        .input_buckets
+        .view_relative(usize::from(record.opp_ksq));
+    let (mut us, mut them) = (ArrayVec::new(), ArrayVec::new());
+    for (piece, square) in *record {
+        let (theirs, role, square) = (
+            usize::from(piece >> 3),
+            usize::from(piece & 7),
+            usize::from(square),
+        );
+        us.push(ours.index_relative(theirs, role, square));
+        them.push(theirs_view.index_relative(theirs ^ 1, role, square ^ 56));
+    }
+    [us, them]
+}
+
+pub(super) fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+pub(super) fn target(record: &ChessBoard, wdl: f32) -> f32 {
+    let result = f32::from(record.result) / 2.0;
+    wdl * result + (1.0 - wdl) * sigmoid(f32::from(record.score) / EVAL_SCALE)
+}
+
+#[inline]
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+impl Trainer {
+    /// A net of this shape with random weights (the same for the same
+    /// seed and shape).
+    pub fn new(seed: u64, shape: Shape) -> Trainer {
+        let l = Layout::of(shape);
+        let mut rng = Rng::with_stream(seed, u64::from_le_bytes(*b"train\0\0\0"));
+        let mut uniform =
+            |limit: f32| (rng.next_u64() as f64 / u64::MAX as f64) as f32 * 2.0 * limit - limit;
+        let mut params = vec![0.0; l.params];
+        for w in &mut params[..l.b1] {
+            *w = uniform(0.1);
+        }
+        let output_limit = 1.0 / (2.0 * l.h as f32).sqrt();
+        for w in &mut params[l.w2..l.b2] {
+            *w = uniform(output_limit);
+        }
+        Trainer::starting_from(shape, params)
+    }
+
+    /// A trainer at epoch 0 with these weights and fresh optimiser moments.
+    pub(super) fn starting_from(shape: Shape, params: Vec<f32>) -> Trainer {
+        let layout = Layout::of(shape);
+        debug_assert_eq!(params.len(), layout.params);
+        Trainer {
+            shape,
+            layout,
+            m: vec![0.0; layout.params],
+            v: vec![0.0; layout.params],
+            params,
+            step: 0,
+            epoch: 0,
+        }
+    }
+
+    /// The net's input buckets, hidden width and output buckets.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The number of parameters (weights and biases).
+    pub fn parameters(&self) -> usize {
+        self.layout.params
+    }
+
+    /// The float output (centipawns / 400) for a record's side to move.
+    pub fn output(&self, record: &ChessBoard) -> f32 {
+        self.forward(record).out
+    }
+
+    /// The forward pass: the side to move's and the other side's active
+    /// inputs and accumulators, and the output.
+    fn forward(&self, record: &ChessBoard) -> Forward {
+        let (l, p) = (self.layout, &self.params);
+        let active = inputs(self.shape, record);
+        let bucket = nnue::output_bucket(record.occ.count_ones(), self.shape.output_buckets);
+        let mut acc = vec![0.0f32; 2 * l.h];
+        let (ours, theirs) = acc.split_at_mut(l.h);
+        self.accumulate(&active[0], ours);
+        self.accumulate(&active[1], theirs);
+        let weights = &p[l.w2 + bucket * 2 * l.h..l.w2 + (bucket + 1) * 2 * l.h];
+        let mut out = p[l.b2 + bucket];
+        for (a, w) in acc.iter().zip(weights) {
+            out += screlu(*a) * w;
+        }
+        Forward {
+            active,
+            acc,
+            bucket,
+            out,
+        }
+    }
+
+    /// The feature biases plus the rows of `active`, into `acc`.
+    fn accumulate(&self, active: &[usize], acc: &mut [f32]) {
+        let (l, p) = (self.layout, &self.params);
+        acc.copy_from_slice(&p[l.b1..l.b1 + l.h]);
+        for &f in active {
+            for (a, w) in acc.iter_mut().zip(&p[f * l.h..(f + 1) * l.h]) {
+                *a += w;
+            }
+        }
+    }
+
+    /// Adds the gradient of one record's loss to `grad`; returns the loss.
+    pub(super) fn backprop(&self, record: &ChessBoard, wdl: f32, grad: &mut [f32]) -> f32 {
+        let Forward {
+            active,
+            acc,
+            bucket,
+            out,
+        } = self.forward(record);
+        let (l, p) = (self.layout, &self.params);
+        let h = l.h;
+        let predicted = sigmoid(out);
+        let error = predicted - target(record, wdl);
+        let g = 2.0 * error * predicted * (1.0 - predicted);
+        grad[l.b2 + bucket] += g;
+        let w2 = l.w2 + bucket * 2 * h;
+        let mut d_acc = vec![0.0f32; h];
+        for (side, (acc, active)) in acc.chunks_exact(h).zip(&active).enumerate() {
+            let w2 = w2 + side * h;
+            for j in 0..h {
+                grad[w2 + j] += g * screlu(acc[j]);
+                let x = acc[j];
+                d_acc[j] = if x > 0.0 && x < 1.0 {
+                    g * p[w2 + j] * 2.0 * x
+                } else {
+                    0.0
+                };
+            }
+            for (b, d) in grad[l.b1..l.b1 + h].iter_mut().zip(&d_acc) {
+                *b += d;
+            }
+            for &f in active.iter() {
+                for (w, d) in grad[f * h..(f + 1) * h].iter_mut().zip(&d_acc) {
+                    *w += d;
+                }
+            }
+        }
+        error * error
+    }
+
+    /// Mean loss over `records`, on `threads` threads.
+    pub fn loss(&self, records: &[ChessBoard], wdl: f32, threads: usize) -> f32 {
+        if records.is_empty() {
+            return 0.0;
+        }
+        let chunk = records.len().div_ceil(threads);
+        let sum: f64 = std::thread::scope(|s| {
+            let handles: Vec<_> = records
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        part.iter()
+                            .map(|r| {
+                                let e = sigmoid(self.output(r)) - target(r, wdl);
+                                f64::from(e * e)
+                            })
+                            .sum::<f64>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("loss thread"))
+                .sum()
+        });
+        (sum / records.len() as f64) as f32
+    }
+
+    /// The net quantised for the engine.
+    pub fn quantise(&self) -> Network {
+        let q = |w: f32, scale: i32| (w * scale as f32).round() as i16;
+        let (l, p) = (self.layout, &self.params);
+        Network::from_parts(
+            self.shape,
+            p[..l.b1].iter().map(|&w| q(w, QA)).collect(),
+            p[l.b1..l.w2].iter().map(|&w| q(w, QA)).collect(),
+            p[l.w2..l.b2]
+                .iter()
+                .map(|&w| q(w, QB).clamp(-127, 127))
+                .collect(),
+            p[l.b2..]
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
+        )
+        .expect("a trainer's shape and lengths make a net")
+    }
+
+    /// A trainer whose float weights are `net`'s, dequantised (the
+    /// inverse of `quantise`), with fresh optimiser moments at epoch 0.
+    pub fn from_network(net: &Network) -> Trainer {
+        let shape = net.shape();
+        let mut params = Vec::with_capacity(Layout::of(shape).params);
+        let dq = |w: i16, scale: i32| f32::from(w) / scale as f32;
+        params.extend(net.feature_weights.iter().map(|&w| dq(w, QA)));
+        params.extend(net.feature_bias.iter().map(|&w| dq(w, QA)));
+        params.extend(net.output_weights.iter().map(|&w| dq(w, QB)));
+        params.extend(net.output_bias.iter().map(|&b| b as f32 / (QA * QB) as f32));
+        Trainer::starting_from(shape, params)
+    }
+}

@@ -1,0 +1,426 @@
+//! The trainer's tests.
+
+use std::path::{Path, PathBuf};
+
+use super::model::{EVAL_SCALE, Layout};
+use super::*;
+use crate::learn::datagen;
+use crate::learn::trainingdata::{self, ChessBoard};
+use crate::nnue::{self, InputBuckets};
+
+/// A few self-play games at a tiny node budget, written as a data file.
+fn tiny_data(dir: &Path) -> PathBuf {
+    let out = dir.join("tiny.vf");
+    let config = datagen::Config {
+        out: out.clone(),
+        nodes: 300,
+        games: Some(24),
+        threads: 2,
+        ..datagen::Config::default()
+    };
+    datagen::run(&config).unwrap();
+    out
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lasker-train-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn training_lowers_the_loss_and_a_resumed_run_ends_where_a_whole_one_does() {
+    let dir = scratch("resume");
+    let data = tiny_data(&dir);
+    let config = |out: &str, epochs| Config {
+        data: vec![data.clone()],
+        out: dir.join(out),
+        epochs,
+        batch: 256,
+        lr: 0.01,
+        threads: 2,
+        validation: 0.1,
+        ..Config::default()
+    };
+    let records = data::load(&data).unwrap().records;
+    let before = Trainer::new(1, Shape::default()).loss(&records, 0.3, 2);
+    let whole = run(&config("whole", 4)).unwrap();
+    let trained = Trainer::load_checkpoint(&dir.join("whole/checkpoint.bin"))
+        .unwrap()
+        .loss(&records, 0.3, 2);
+    assert!(trained < before * 0.9, "loss {trained}, untrained {before}");
+
+    let first_part = Config {
+        stop_after: Some(2),
+        ..config("parts", 4)
+    };
+    run(&first_part).unwrap();
+    let resumed = Config {
+        resume: Some(dir.join("parts/checkpoint.bin")),
+        ..config("parts", 4)
+    };
+    assert_eq!(run(&resumed).unwrap(), whole);
+    let a = fs::read(dir.join("whole/net-4.nnue")).unwrap();
+    let b = fs::read(dir.join("parts/net-4.nnue")).unwrap();
+    assert!(a == b, "the resumed run's net differs");
+    // The exported net loads in the engine.
+    Network::from_bytes(&a).unwrap();
+
+    // A file that is not a checkpoint is refused, not trusted.
+    fs::write(dir.join("bad.bin"), b"not a checkpoint").unwrap();
+    assert!(Trainer::load_checkpoint(&dir.join("bad.bin")).is_err());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Games and the records `convert` makes of them give the trainer the
+/// same positions, and so the same net.
+#[test]
+fn the_trainer_reads_games_and_records_to_the_same_positions() {
+    let dir = scratch("formats");
+    let games = tiny_data(&dir);
+    let records = dir.join("tiny.bin");
+    let args = [
+        "--out".to_string(),
+        records.display().to_string(),
+        games.display().to_string(),
+    ];
+    data::convert(&args).unwrap();
+    let from_games = data::load(&games).unwrap();
+    let from_records = data::load(&records).unwrap();
+    assert!(from_games.records.len() > 1_000);
+    assert!(from_games.records == from_records.records);
+    // They are the records datagen wrote before games: each game's
+    // quiet positions, scored for the side to move, with its result.
+    let (all, _) = data::read_games(&games).unwrap();
+    let expected: Vec<ChessBoard> = all
+        .iter()
+        .flat_map(|g| {
+            data::training_positions(g)
+                .map(|(pos, score)| trainingdata::encode(&pos, score, g.result))
+        })
+        .collect();
+    assert!(from_games.records == expected);
+    let skipped = from_games.skipped;
+    assert!(skipped.noisy > 0 && skipped.in_check > 0, "{skipped:?}");
+    assert_eq!(from_records.skipped, data::Skipped::default());
+
+    let config = |data: &Path, out: &str| Config {
+        data: vec![data.to_path_buf()],
+        out: dir.join(out),
+        epochs: 1,
+        batch: 256,
+        validation: 0.1,
+        ..Config::default()
+    };
+    let loss = run(&config(&games, "from-games")).unwrap();
+    assert_eq!(run(&config(&records, "from-records")).unwrap(), loss);
+    let net = |out: &str| fs::read(dir.join(out).join("net-1.nnue")).unwrap();
+    assert!(net("from-games") == net("from-records"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn mirroring_flips_files() {
+    use shakmaty::CastlingMode;
+    for fen in crate::bench::bench_fens() {
+        let pos = crate::position::Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let record = trainingdata::encode(pos.board(), 17, trainingdata::GameResult::Draw);
+        let m = mirrored(&record);
+        assert_eq!(mirrored(&m), record);
+        let mut board = trainingdata::decode_board(&record);
+        board.flip_horizontal();
+        assert_eq!(trainingdata::decode_board(&m), board, "{fen}");
+        assert_eq!((m.score, m.result), (17, 1));
+        assert_eq!(m.ksq, board.king_of(shakmaty::Color::White).unwrap() as u8);
+    }
+}
+
+#[test]
+fn bad_arguments_and_data_are_errors() {
+    let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+    assert!(Config::from_args(&args("--data a.bin --out o --epochs 3")).is_ok());
+    for bad in [
+        "--out o",
+        "--data a.bin",
+        "--data a --out o --wdl 2",
+        "--data a --out o --lr x",
+        "--data a --out o --resume c.bin --init n.nnue",
+        "--data a --out o --hidden 100",
+        "--data a --out o --hidden 2048",
+        "--data a --out o --output-buckets 3",
+        "--data a --out o --output-buckets 0",
+    ] {
+        assert!(Config::from_args(&args(bad)).is_err(), "{bad}");
+    }
+    let wide = Config::from_args(&args("--data a --out o --hidden 512 --output-buckets 8"));
+    assert_eq!(
+        wide.unwrap().shape,
+        Shape {
+            hidden: 512,
+            output_buckets: 8,
+            ..Shape::default()
+        }
+    );
+    let plain = Config::from_args(&args("--data a --out o")).unwrap();
+    assert_eq!(plain.shape, Shape::default());
+    assert_eq!((plain.shape.hidden, plain.shape.output_buckets), (128, 1));
+    let dir = scratch("bad");
+    let config = Config {
+        data: vec![dir.join("missing.bin")],
+        out: dir.join("out"),
+        ..Config::default()
+    };
+    assert!(run(&config).is_err());
+    fs::write(dir.join("short.bin"), [0u8; 64]).unwrap();
+    let config = Config {
+        data: vec![dir.join("short.bin")],
+        ..config
+    };
+    assert!(run(&config).unwrap_err().contains("too few"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_net_dequantised_for_fine_tuning_quantises_back_to_itself() {
+    let net = nnue::embedded();
+    let trainer = Trainer::from_network(&net);
+    assert!(trainer.quantise() == *net, "the round trip changed the net");
+    // The float net evaluates as the quantised one does, to rounding.
+    for fen in crate::bench::bench_fens() {
+        let pos =
+            crate::position::Position::from_fen(fen, shakmaty::CastlingMode::Standard).unwrap();
+        let record = trainingdata::encode(pos.board(), 0, trainingdata::GameResult::Draw);
+        let float_cp = trainer.output(&record) * EVAL_SCALE;
+        let engine_cp =
+            net.evaluate_board(shakmaty::Position::board(pos.board()), pos.turn()) as f32;
+        assert!(
+            (float_cp - engine_cp).abs() <= 3.0,
+            "{fen}: {float_cp} against {engine_cp}"
+        );
+    }
+}
+
+/// A 256-wide net with 8 output buckets trains, writes a version 2 net
+/// file and a checkpoint of its shape; `--init` and `--resume` take it
+/// for that shape and refuse it, saying why, for another.
+#[test]
+fn wide_nets_with_buckets_train_and_shapes_must_match() {
+    let dir = scratch("wide");
+    let data = tiny_data(&dir);
+    let shape = Shape {
+        hidden: 256,
+        output_buckets: 8,
+        ..Shape::default()
+    };
+    let config = |out: &str, shape: Shape| Config {
+        data: vec![data.clone()],
+        out: dir.join(out),
+        epochs: 2,
+        stop_after: Some(1),
+        batch: 256,
+        validation: 0.1,
+        shape,
+        ..Config::default()
+    };
+    let before = Trainer::new(1, shape);
+    run(&config("wide", shape)).unwrap();
+    let net = Network::load(&dir.join("wide/net-1.nnue")).unwrap();
+    assert_eq!(
+        (net.hidden(), net.output_buckets(), net.version()),
+        (256, 8, 2)
+    );
+    let trained = Trainer::load_checkpoint(&dir.join("wide/checkpoint.bin")).unwrap();
+    assert_eq!(trained.shape(), shape);
+    assert!(trained.quantise() == net);
+    // The positions' buckets trained: output weights of more than one
+    // bucket moved.
+    let l = Layout::of(shape);
+    let moved = (0..8)
+        .filter(|b| {
+            let head = l.w2 + b * 512..l.w2 + (b + 1) * 512;
+            trained.params[head.clone()] != before.params[head]
+        })
+        .count();
+    assert!(moved >= 3, "{moved} heads trained");
+
+    let init = |out: &str, shape| Config {
+        init: Some(dir.join("wide/net-1.nnue")),
+        ..config(out, shape)
+    };
+    run(&init("again", shape)).unwrap();
+    let refused = run(&init("narrow", Shape::default())).unwrap_err();
+    assert!(
+        refused.contains("--init is a net 256 wide, 1 input bucket, 8 output buckets")
+            && refused.contains("one 128 wide, 1 input bucket, 1 output bucket"),
+        "{refused}"
+    );
+    let resume = |shape| Config {
+        resume: Some(dir.join("wide/checkpoint.bin")),
+        stop_after: None,
+        ..config("wide", shape)
+    };
+    let refused = run(&resume(Shape::default())).unwrap_err();
+    assert!(refused.contains("--resume is a net 256 wide"), "{refused}");
+    run(&resume(shape)).unwrap();
+    assert_eq!(
+        Trainer::load_checkpoint(&dir.join("wide/checkpoint.bin"))
+            .unwrap()
+            .epoch,
+        2
+    );
+    // Net 3 can't start an 8-bucket net.
+    let from_net_3 = Config {
+        init: Some(PathBuf::from("nets/default.nnue")),
+        ..config("from-net-3", shape)
+    };
+    let refused = run(&from_net_3).unwrap_err();
+    assert!(
+        refused.contains("128 wide, 1 input bucket, 1 output bucket"),
+        "{refused}"
+    );
+
+    // A checkpoint of the version before shapes (LKTRAIN1: width, step,
+    // epoch) loads as 128 wide with one output.
+    // And one of version 2 (LKTRAIN2: width, output buckets, step, epoch)
+    // as 128 wide with one output and input bucket.
+    let narrow = Trainer::new(3, Shape::default());
+    narrow.save_checkpoint(&dir.join("v3.bin")).unwrap();
+    let v3 = fs::read(dir.join("v3.bin")).unwrap();
+    let mut v1 = b"LKTRAIN1".to_vec();
+    v1.extend_from_slice(&v3[16..24]); // the width
+    v1.extend_from_slice(&v3[32..]); // step, epoch and the floats
+    fs::write(dir.join("v1.bin"), &v1).unwrap();
+    let mut v2 = b"LKTRAIN2".to_vec();
+    v2.extend_from_slice(&v3[16..32]); // the width and output buckets
+    v2.extend_from_slice(&v3[32..]);
+    fs::write(dir.join("v2.bin"), &v2).unwrap();
+    for old in ["v1.bin", "v2.bin"] {
+        let loaded = Trainer::load_checkpoint(&dir.join(old)).unwrap();
+        assert_eq!(loaded.shape(), Shape::default());
+        assert!(loaded.params == narrow.params);
+    }
+    // Cut short, it is refused.
+    fs::write(dir.join("cut.bin"), &v1[..v1.len() - 4]).unwrap();
+    assert!(Trainer::load_checkpoint(&dir.join("cut.bin")).is_err());
+    fs::write(dir.join("cut.bin"), &v1[..20]).unwrap();
+    assert!(Trainer::load_checkpoint(&dir.join("cut.bin")).is_err());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn init_from_a_file_that_is_not_a_net_is_an_error() {
+    let dir = scratch("init");
+    let data = tiny_data(&dir);
+    fs::write(dir.join("bad.nnue"), b"LKNN and nothing else").unwrap();
+    let config = Config {
+        data: vec![data],
+        out: dir.join("out"),
+        init: Some(dir.join("bad.nnue")),
+        epochs: 1,
+        batch: 256,
+        validation: 0.1,
+        ..Config::default()
+    };
+    assert!(run(&config).unwrap_err().contains("--init"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The trainer's inputs of a record are the engine's of its position, for
+/// every layout of input buckets: the side to move's perspective first,
+/// then the other side's, each through its own king's view.
+#[test]
+fn the_trainer_sees_the_inputs_the_engine_sees() {
+    use shakmaty::{CastlingMode, Position as _};
+    let mut fens: Vec<&str> = crate::bench::bench_fens().collect();
+    fens.push("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 b - - 0 1");
+    fens.push("4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1");
+    for count in nnue::features::INPUT_BUCKET_CHOICES {
+        let shape = Shape {
+            input_buckets: InputBuckets::new(count).unwrap(),
+            ..Shape::default()
+        };
+        let net = Trainer::new(1, shape).quantise();
+        for fen in &fens {
+            let pos = crate::position::Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let record = trainingdata::encode(pos.board(), 0, trainingdata::GameResult::Draw);
+            let board = pos.board().board();
+            let [ours, theirs] = model::inputs(shape, &record);
+            for (perspective, trainer) in [(pos.turn(), ours), (!pos.turn(), theirs)] {
+                let view = net.king_view(board, perspective);
+                let mut engine: Vec<usize> = board
+                    .into_iter()
+                    .map(|(square, piece)| view.index(perspective, piece, square))
+                    .collect();
+                let mut trainer = trainer.to_vec();
+                engine.sort_unstable();
+                trainer.sort_unstable();
+                assert_eq!(
+                    engine, trainer,
+                    "{count} input buckets, {fen}, {perspective:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A net with 16 input buckets trains (the loss falls, rows of several
+/// buckets move), and its checkpoint and net file keep the shape;
+/// `--resume` of another shape is refused.
+#[test]
+fn a_net_with_input_buckets_trains_and_keeps_its_shape() {
+    let dir = scratch("input-buckets");
+    let data = tiny_data(&dir);
+    let shape = Shape {
+        input_buckets: InputBuckets::new(16).unwrap(),
+        hidden: 64,
+        output_buckets: 8,
+    };
+    let config = Config {
+        data: vec![data.clone()],
+        out: dir.join("out"),
+        epochs: 3,
+        batch: 256,
+        lr: 0.01,
+        validation: 0.1,
+        shape,
+        ..Config::default()
+    };
+    let records = data::load(&data).unwrap().records;
+    let before = Trainer::new(1, shape);
+    let untrained = before.loss(&records, 0.0, 2);
+    run(&config).unwrap();
+    let trained = Trainer::load_checkpoint(&dir.join("out/checkpoint.bin")).unwrap();
+    assert_eq!(trained.shape(), shape);
+    assert!(trained.loss(&records, 0.0, 2) < untrained * 0.9);
+    let net = Network::load(&dir.join("out/net-3.nnue")).unwrap();
+    assert_eq!(net.shape(), shape);
+    assert_eq!(net.version(), 3);
+    let bucket_moved = |b: usize| {
+        let rows = b * 768 * 64..(b + 1) * 768 * 64;
+        trained.params[rows.clone()] != before.params[rows]
+    };
+    let moved = (0..16).filter(|&b| bucket_moved(b)).count();
+    assert!(moved >= 4, "{moved} input buckets trained");
+    let other = Config {
+        resume: Some(dir.join("out/checkpoint.bin")),
+        shape: Shape {
+            input_buckets: InputBuckets::new(4).unwrap(),
+            ..shape
+        },
+        ..config
+    };
+    let refused = run(&other).unwrap_err();
+    assert!(
+        refused.contains("--resume is a net 64 wide, 16 input buckets"),
+        "{refused}"
+    );
+    let bad = Config::from_args(
+        &"--data a --out o --input-buckets 3"
+            .split_whitespace()
+            .map(String::from)
+            .collect::<Vec<_>>(),
+    );
+    assert!(bad.unwrap_err().contains("--input-buckets 3"));
+    fs::remove_dir_all(&dir).unwrap();
+}
