@@ -25,7 +25,7 @@ fn main() {
                 .and_then(|config| lasker::learn::train::run(&config).map(drop)),
         ),
         Some("convert") => Some(lasker::learn::data::convert(&args[1..])),
-        Some("fit-wdl") => Some(lasker::wdl::run(&args[1..])),
+        Some("fit-wdl") => Some(lasker::learn::wdl_fit::run(&args[1..])),
         _ => None,
     };
     if let Some(outcome) = tool {
