@@ -535,6 +535,9 @@ impl Network {
     /// never makes, reads as a king on a1).
     #[inline]
     pub fn king_view(&self, board: &shakmaty::Board, perspective: Color) -> KingView {
+        if !self.shape.input_buckets.mirrors() {
+            return KingView::PLAIN;
+        }
         let king = board.king_of(perspective).unwrap_or(shakmaty::Square::A1);
         self.shape.input_buckets.view(perspective, king)
     }
