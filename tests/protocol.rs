@@ -1505,3 +1505,55 @@ fn uci_elo_out_of_range_is_refused_and_keeps_the_old_value() {
     fresh.send(&format!("position fen {KIWIPETE}"));
     assert_eq!(final_nodes(&fresh.go("go depth 8")), off);
 }
+
+/// Lasker–Reichhelm (Fine #70): only 1.Kb1 wins. With the embedded net a
+/// search from a fresh engine settles on Kb1, with a winning score, within
+/// `KB1_NODES` nodes and keeps it at every later depth to the end of a
+/// 400,000-node search (issue 44: under 25 ms on the project's machine,
+/// which searches this ending at 700,000 to 900,000 nodes a second; net 8
+/// needed 128,716 nodes, from depth 22). Nodes, not time: one thread
+/// searches the same tree on any machine.
+#[test]
+#[ignore = "net 8, the embedded net, settles on Kb1 only at 128,716 nodes; on for the net of issue 44"]
+fn lasker_reichhelm_settles_on_kb1_within_the_node_budget() {
+    const KB1_NODES: u64 = 16_000;
+    let mut e = Engine::new();
+    e.send("position fen 8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1");
+    let out = e.go("go nodes 400000");
+    // Each depth's last full line: (depth, nodes, first move, score).
+    let mut depths: Vec<(u32, u64, String, i32)> = Vec::new();
+    for line in out.infos() {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        let at = |key: &str| t.iter().position(|&x| x == key).map(|i| t[i + 1]);
+        let bound = t.contains(&"upperbound") || t.contains(&"lowerbound");
+        let (Some(depth), Some(nodes), Some(pv), Some("cp")) =
+            (at("depth"), at("nodes"), at("pv"), at("score"))
+        else {
+            continue;
+        };
+        if bound {
+            continue;
+        }
+        let score: i32 = t[t.iter().position(|&x| x == "score").unwrap() + 2]
+            .parse()
+            .unwrap();
+        let row = (depth.parse().unwrap(), nodes.parse().unwrap(), pv.to_string(), score);
+        match depths.last_mut() {
+            Some(last) if last.0 == row.0 => *last = row,
+            _ => depths.push(row),
+        }
+    }
+    assert_eq!(out.bestmove, "a1b1", "{depths:?}");
+    let settled = depths
+        .iter()
+        .rposition(|(_, _, pv, score)| pv != "a1b1" || *score <= 100)
+        .map_or(0, |i| i + 1);
+    let (depth, nodes, _, score) = depths
+        .get(settled)
+        .unwrap_or_else(|| panic!("never settled on Kb1: {depths:?}"));
+    assert!(
+        *nodes <= KB1_NODES,
+        "Kb1 for good only from depth {depth} at {nodes} nodes ({score} cp): {depths:?}"
+    );
+    assert!(depths.last().unwrap().0 > *depth + 4, "{depths:?}");
+}
