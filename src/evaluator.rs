@@ -101,7 +101,7 @@ mod tests {
             (i32::MIN, -EVAL_LIMIT),
         ] {
             let mut net = (*nnue::embedded()).clone();
-            net.output_bias = vec![bias];
+            net.output_bias.fill(bias);
             let raw = net.evaluate_board(pos.board().board(), pos.turn());
             assert!(raw.abs() > EVAL_LIMIT, "bias {bias}: raw {raw}");
             assert_eq!(raw.signum(), expected.signum(), "bias {bias}: raw {raw}");
@@ -124,7 +124,7 @@ mod tests {
     fn a_new_net_forgets_the_old_ones_scores() {
         let embedded = nnue::embedded();
         let mut other = (*embedded).clone();
-        other.output_bias[0] += 100_000;
+        other.output_bias.iter_mut().for_each(|b| *b += 100_000);
         let other = Arc::new(other);
         let pos = Position::default();
         let mut evaluator = Evaluator::default();

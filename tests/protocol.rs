@@ -1227,10 +1227,14 @@ fn eval_file_refuses_bad_nets_and_keeps_the_current_one() {
     // The same net with a different output bias: a different score.
     let other = dir.join("other.nnue");
     let mut bytes = embedded.clone();
-    let bias_at = bytes.len() - 12;
-    let bias = i32::from_le_bytes(bytes[bias_at..bias_at + 4].try_into().unwrap()) + 255 * 64;
-    bytes[bias_at..bias_at + 4].copy_from_slice(&bias.to_le_bytes());
+    // The output biases (one i32 per output bucket, the header's fifth
+    // word) end 8 bytes before the end; each gains one 400-cp unit.
+    let outputs = u32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
     let body = bytes.len() - 8;
+    for bias_at in (body - 4 * outputs..body).step_by(4) {
+        let bias = i32::from_le_bytes(bytes[bias_at..bias_at + 4].try_into().unwrap()) + 255 * 64;
+        bytes[bias_at..bias_at + 4].copy_from_slice(&bias.to_le_bytes());
+    }
     let checksum = bytes[..body]
         .iter()
         .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {

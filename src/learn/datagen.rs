@@ -619,7 +619,7 @@ mod tests {
     #[test]
     fn the_net_is_chosen_by_flag() {
         let mut other = (*nnue::embedded()).clone();
-        other.output_bias[0] += 1;
+        other.output_bias.iter_mut().for_each(|b| *b += 1);
         let path = std::env::temp_dir().join(format!("lasker-datagen-{}.nnue", std::process::id()));
         std::fs::write(&path, other.to_bytes()).unwrap();
         let args = |net: &str| ["--out", "x.vf", "--net", net].map(String::from);

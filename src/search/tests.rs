@@ -135,7 +135,7 @@ fn huge_net_outputs_never_make_a_proven_score() {
     use crate::score::EVAL_LIMIT;
     for bias in [2_000_000, -2_000_000, i32::MAX, i32::MIN] {
         let mut net = (*crate::nnue::embedded()).clone();
-        net.output_bias = vec![bias];
+        net.output_bias.fill(bias);
         let control = Control::default();
         let tt = TranspositionTable::new(16).unwrap();
         let setup = SearchSetup {
