@@ -1541,7 +1541,12 @@ fn lasker_reichhelm_settles_on_kb1_within_the_node_budget() {
         let score: i32 = t[t.iter().position(|&x| x == "score").unwrap() + 2]
             .parse()
             .unwrap();
-        let row = (depth.parse().unwrap(), nodes.parse().unwrap(), pv.to_string(), score);
+        let row = (
+            depth.parse().unwrap(),
+            nodes.parse().unwrap(),
+            pv.to_string(),
+            score,
+        );
         match depths.last_mut() {
             Some(last) if last.0 == row.0 => *last = row,
             _ => depths.push(row),

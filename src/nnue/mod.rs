@@ -1004,7 +1004,14 @@ mod tests {
                 hidden,
                 output_buckets: buckets,
             };
-            let trainer = Trainer::new(9, shape);
+            let mut trainer = Trainer::new(9, shape);
+            // A new net's buckets have no share of their own yet (the
+            // trainer's factoriser holds the weights): give them one, so
+            // that quantising must add the two.
+            let mut seed = 0x2545_f491_4f6c_dd1du64;
+            for w in &mut trainer.params[..shape.inputs() * hidden] {
+                *w += (xorshift(&mut seed) % 1000) as f32 / 10_000.0 - 0.05;
+            }
             let net = trainer.quantise();
             let mut errors = Vec::new();
             for fen in crate::bench::bench_fens() {

@@ -11,23 +11,36 @@
 //! pass sums the rows of the active inputs, which `nnue::features` names
 //! exactly as the engine does, and the backward pass adds the
 //! accumulator's gradient to those rows only.
+//!
+//! **The factoriser.** A net with input buckets learns each bucket's rows
+//! as a share common to all buckets (the 768 rows of the factoriser) plus
+//! the bucket's own: a piece on a square means much the same beside any
+//! king, and the common share learns from every position where a bucket's
+//! own rows learn only from the positions of its king squares. Quantising
+//! adds the two (the engine's net has no factoriser). A new net starts as
+//! the random weights of a plain net in the factoriser, the buckets' own
+//! shares at zero.
 
 use arrayvec::ArrayVec;
 
 use crate::learn::trainingdata::ChessBoard;
+use crate::nnue::features::PIECE_SQUARES;
 use crate::nnue::{self, Network, QA, QB, Shape};
 use crate::rng::Rng;
 
 /// Where each part of the flat parameter vector starts: feature weights
 /// (`w1`, at 0), feature biases (`b1`), output weights (`w2`, output bucket
 /// by output bucket, `2 * hidden` each: the side to move's, then the other
-/// side's), output biases (`b2`, one per output bucket); `params` in all.
+/// side's), output biases (`b2`, one per output bucket) and, for a net with
+/// input buckets, the factoriser (`factor`: 768 rows shared by every input
+/// bucket); `params` in all.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Layout {
     pub h: usize,
     pub b1: usize,
     pub w2: usize,
     pub b2: usize,
+    pub factor: Option<usize>,
     pub params: usize,
 }
 
@@ -37,19 +50,30 @@ impl Layout {
         let b1 = shape.inputs() * h;
         let w2 = b1 + h;
         let b2 = w2 + shape.output_buckets * 2 * h;
+        let end = b2 + shape.output_buckets;
+        let factor = shape.input_buckets.mirrors().then_some(end);
         Layout {
             h,
             b1,
             w2,
             b2,
-            params: b2 + shape.output_buckets,
+            factor,
+            params: end + factor.map_or(0, |_| PIECE_SQUARES * h),
         }
     }
 
     /// Whether parameter `i` is clipped to ±`CLIP` (the weights the
-    /// quantised net multiplies: feature and output weights).
+    /// quantised net multiplies: feature and output weights, and the
+    /// factoriser's share of the feature weights).
     pub fn clipped(&self, i: usize) -> bool {
-        i < self.b1 || (self.w2..self.b2).contains(&i)
+        i < self.b1 || (self.w2..self.b2).contains(&i) || self.factor.is_some_and(|f| i >= f)
+    }
+
+    /// The factoriser's row of input `f`, where the net has one.
+    #[inline]
+    fn factor_row(&self, f: usize) -> Option<usize> {
+        self.factor
+            .map(|start| start + (f % PIECE_SQUARES) * self.h)
     }
 }
 
@@ -129,7 +153,13 @@ impl Trainer {
         let mut uniform =
             |limit: f32| (rng.next_u64() as f64 / u64::MAX as f64) as f32 * 2.0 * limit - limit;
         let mut params = vec![0.0; l.params];
-        for w in &mut params[..l.b1] {
+        // Random rows where a plain net has them, else in the factoriser
+        // (the buckets' own shares start at zero).
+        let features = match l.factor {
+            Some(start) => start..l.params,
+            None => 0..l.b1,
+        };
+        for w in &mut params[features] {
             *w = uniform(0.1);
         }
         let output_limit = 1.0 / (2.0 * l.h as f32).sqrt();
@@ -200,6 +230,11 @@ impl Trainer {
             for (a, w) in acc.iter_mut().zip(&p[f * l.h..(f + 1) * l.h]) {
                 *a += w;
             }
+            if let Some(row) = l.factor_row(f) {
+                for (a, w) in acc.iter_mut().zip(&p[row..row + l.h]) {
+                    *a += w;
+                }
+            }
         }
     }
 
@@ -236,6 +271,11 @@ impl Trainer {
             for &f in active.iter() {
                 for (w, d) in grad[f * h..(f + 1) * h].iter_mut().zip(&d_acc) {
                     *w += d;
+                }
+                if let Some(row) = l.factor_row(f) {
+                    for (w, d) in grad[row..row + h].iter_mut().zip(&d_acc) {
+                        *w += d;
+                    }
                 }
             }
         }
@@ -274,15 +314,25 @@ impl Trainer {
     pub fn quantise(&self) -> Network {
         let q = |w: f32, scale: i32| (w * scale as f32).round() as i16;
         let (l, p) = (self.layout, &self.params);
+        // Each feature weight with the factoriser's share added, within the
+        // clip (each share is clipped alone in training).
+        let feature_weights = p[..l.b1]
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| {
+                let shared = l.factor_row(i / l.h).map_or(0.0, |row| p[row + i % l.h]);
+                q((w + shared).clamp(-CLIP, CLIP), QA)
+            })
+            .collect();
         Network::from_parts(
             self.shape,
-            p[..l.b1].iter().map(|&w| q(w, QA)).collect(),
+            feature_weights,
             p[l.b1..l.w2].iter().map(|&w| q(w, QA)).collect(),
             p[l.w2..l.b2]
                 .iter()
                 .map(|&w| q(w, QB).clamp(-127, 127))
                 .collect(),
-            p[l.b2..]
+            p[l.b2..l.b2 + self.shape.output_buckets]
                 .iter()
                 .map(|&b| (b * (QA * QB) as f32).round() as i32)
                 .collect(),
@@ -300,6 +350,8 @@ impl Trainer {
         params.extend(net.feature_bias.iter().map(|&w| dq(w, QA)));
         params.extend(net.output_weights.iter().map(|&w| dq(w, QB)));
         params.extend(net.output_bias.iter().map(|&b| b as f32 / (QA * QB) as f32));
+        // The factoriser, if the shape has one, starts with no share.
+        params.resize(Layout::of(shape).params, 0.0);
         Trainer::starting_from(shape, params)
     }
 }
