@@ -815,6 +815,43 @@ mod tests {
         }
     }
 
+    /// Every net file kept in `nets/` loads, and the candidate with input
+    /// buckets (net 11) is read as such and evaluates incrementally as
+    /// from scratch along a game.
+    #[test]
+    fn every_kept_net_loads() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
+        let mut shapes = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let net = Network::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            shapes.push((path.file_name().unwrap().to_owned(), net.shape()));
+        }
+        assert!(shapes.len() >= 9, "{shapes:?}");
+        let net = Network::load(&dir.join("net11-kb4.nnue")).unwrap();
+        assert_eq!(net.input_buckets().count(), 4);
+        assert_eq!(
+            (net.hidden(), net.output_buckets(), net.version()),
+            (256, 8, 3)
+        );
+        let mut pos = Position::default();
+        let mut stack = AccumulatorStack::default();
+        let mut rng = 0x1234_5678u64;
+        for _ in 0..120 {
+            let moves = pos.board().legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves[(xorshift(&mut rng) % moves.len() as u64) as usize]);
+            assert_eq!(
+                stack.evaluate(&net, &pos),
+                net.evaluate_board(pos.board().board(), pos.turn()),
+                "{}",
+                pos.fen()
+            );
+        }
+    }
+
     #[test]
     fn output_buckets_go_by_piece_count() {
         let expected = [
