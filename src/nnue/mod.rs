@@ -827,7 +827,7 @@ mod tests {
             let net = Network::load(&path).unwrap_or_else(|e| panic!("{e}"));
             shapes.push((path.file_name().unwrap().to_owned(), net.shape()));
         }
-        assert!(shapes.len() >= 10, "{shapes:?}");
+        assert!(shapes.len() >= 11, "{shapes:?}");
         let net = Network::load(&dir.join("net11-kb4.nnue")).unwrap();
         assert_eq!(net.input_buckets().count(), 4);
         assert_eq!(
