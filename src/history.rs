@@ -10,19 +10,28 @@
 //!
 //! Every table learns the same way: a cutoff gives its move a bonus that
 //! grows with the depth of the search (`stat_bonus`), and the moves tried
-//! before it the same amount as a malus; gravity (`apply_bonus`) keeps each
+//! before it a malus that grows alike (`stat_malus`); gravity (`apply_bonus`) keeps each
 //! entry within ±`HISTORY_MAX` and lets old lessons fade.
 
 use shakmaty::{Color, Move, Piece};
 
+use crate::params;
+
 /// History scores stay within ±HISTORY_MAX (gravity keeps them there).
 pub const HISTORY_MAX: i32 = 16_384;
 
-/// What a cutoff at `depth` teaches: about linear in the depth, so that the
-/// many shallow cutoffs teach something, up to a cap so that one deep
-/// cutoff doesn't wipe out what many others taught.
+/// What a cutoff at `depth` teaches its move: about linear in the depth,
+/// so that the many shallow cutoffs teach something, up to a cap so that one
+/// deep cutoff doesn't wipe out what many others taught.
 pub fn stat_bonus(depth: i32) -> i32 {
-    (300 * depth - 200).clamp(0, 2400)
+    (params::history_bonus_scale() * depth - params::history_bonus_offset())
+        .clamp(0, params::history_bonus_max())
+}
+
+/// What the same cutoff teaches, as a malus, the moves tried before it.
+pub fn stat_malus(depth: i32) -> i32 {
+    (params::history_malus_scale() * depth - params::history_malus_offset())
+        .clamp(0, params::history_malus_max())
 }
 
 /// Gravity: the entry moves toward ±HISTORY_MAX by `bonus`, more slowly the
@@ -194,7 +203,7 @@ const CORRECTION_GRAIN: i32 = 256;
 const CORRECTION_MAX_CP: i32 = 64;
 /// The weight of one search's lesson, out of 256: grows with its depth.
 fn correction_weight(depth: i32) -> i32 {
-    (depth * depth + 2 * depth + 1).min(128)
+    (depth * depth + 2 * depth + 1).min(params::correction_update_max())
 }
 
 /// The keys a node's correction is looked up by: the structure keys of its
@@ -248,10 +257,11 @@ impl CorrectionHistory {
         .chain(continuation)
     }
 
-    /// The correction for a node, in centipawns: the pawn table's with
-    /// twice the weight of each other's, as it is the best informed. Where
-    /// all four agree, the correction is 5/4 of their error: each table
-    /// alone sees only part of it.
+    /// The correction for a node, in centipawns: each table's value by its
+    /// weight (`params`, in 1/1024ths). By default the pawn table weighs
+    /// twice each other's, as it is the best informed, and where all four
+    /// agree the correction is 5/4 of their error: each table alone sees
+    /// only part of it.
     pub fn correction(&self, keys: &CorrectionKeys) -> i32 {
         let side = keys.side as usize;
         let pawns = i32::from(self.pawns[side][slot(keys.pawns)]);
@@ -263,7 +273,10 @@ impl CorrectionHistory {
                     [one_back.piece as usize][one_back.to as usize],
             )
         });
-        (2 * pawns + white + black + continuation) / (4 * CORRECTION_GRAIN)
+        let weighted = params::correction_pawn_weight() * pawns
+            + params::correction_non_pawn_weight() * (white + black)
+            + params::correction_continuation_weight() * continuation;
+        weighted / (1024 * CORRECTION_GRAIN)
     }
 
     /// A search of `depth` found `error` = its score − the static

@@ -11,6 +11,9 @@
 //! `strength` (`UCI_LimitStrength`: the node budget and the choice among
 //! root moves of a weakened search) sits between `engine` and `search`.
 //! `rng` is the one random generator (strength, openings, training).
+//! `params` (the search's tunable numbers: margins, depths, factors, with
+//! their ranges for SPSA) is a leaf that `search`, `history` and `timeman`
+//! read.
 //! `perft` and `bench` stand beside the search; `learn` (self-play data,
 //! its formats and the trainer) stands beside the engine and is not on its
 //! search path.
@@ -25,6 +28,7 @@ pub mod learn;
 pub mod movegen;
 pub mod movepick;
 pub mod nnue;
+pub mod params;
 pub mod perft;
 pub mod position;
 pub mod rng;

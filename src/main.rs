@@ -5,7 +5,8 @@
 //! `lasker datagen ...`, `lasker train ...`, `lasker convert ...` and
 //! `lasker fit-wdl ...` are tools of their own (training data, the net, the
 //! data's formats and the WDL model, not UCI): they take flags, report
-//! progress on stderr and exit.
+//! progress on stderr and exit. `lasker spsa` (a `--features tune` build)
+//! prints the search parameters as OpenBench's SPSA input.
 
 use lasker::uci::Uci;
 
@@ -26,6 +27,7 @@ fn main() {
         ),
         Some("convert") => Some(lasker::learn::data::convert(&args[1..])),
         Some("fit-wdl") => Some(lasker::learn::wdl_fit::run(&args[1..])),
+        Some("spsa") => Some(spsa()),
         _ => None,
     };
     if let Some(outcome) = tool {
@@ -41,4 +43,16 @@ fn main() {
     } else {
         uci.run_args(&args);
     }
+}
+
+/// The search parameters as OpenBench's SPSA input, one line each: what a
+/// tuning run starts from. Only a tune build can be tuned by them.
+fn spsa() -> Result<(), String> {
+    if !cfg!(feature = "tune") {
+        return Err("needs a build with `--features tune` (its parameters are UCI options)".into());
+    }
+    for line in lasker::params::openbench_lines() {
+        println!("{line}");
+    }
+    Ok(())
 }

@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use shakmaty::Color;
 
+use crate::params;
+
 /// What `go` asked for. `None` means "no such limit".
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -77,7 +79,8 @@ impl TimeBudget {
         };
         // A negative clock (GUIs send it after a flag) still gets a move.
         let available = (time.max(0) as u64).saturating_sub(move_overhead_ms).max(1);
-        let moves_to_go = u64::from(limits.movestogo.unwrap_or(30).clamp(1, 50));
+        let default_moves_to_go = params::time_moves_to_go() as u32;
+        let moves_to_go = u64::from(limits.movestogo.unwrap_or(default_moves_to_go).clamp(1, 50));
         let share = available / moves_to_go + increment_credit(available, inc);
         // With one move to go the clock is refilled next move: use most of it.
         let cap = if moves_to_go == 1 {
@@ -86,7 +89,11 @@ impl TimeBudget {
             available / 2
         };
         let optimum = share.min(cap).max(1);
-        let maximum = (optimum * 4).min(available * 4 / 5).max(optimum);
+        let hard_factor = params::time_hard_factor() as u64;
+        let hard_share = params::time_hard_share() as u64;
+        let maximum = (optimum * hard_factor / 100)
+            .min(available * hard_share / 100)
+            .max(optimum);
         TimeBudget {
             optimum: Some(Duration::from_millis(optimum)),
             maximum: Some(Duration::from_millis(maximum)),
@@ -94,12 +101,14 @@ impl TimeBudget {
     }
 }
 
-/// The clock holds this many increments before a move spends three
-/// quarters of the increment; below it, a share of that in proportion.
+/// The clock holds this many increments before a move spends its share of
+/// the increment (`params::time_increment_share`); below it, a share of that
+/// in proportion.
 pub const FULL_INCREMENT_CLOCK: u64 = 20;
 
 /// What a move may spend of the increment, with `available` ms on the
-/// clock (less Move Overhead): three quarters of it once the clock holds
+/// clock (less Move Overhead): its share (three quarters by default) once
+/// the clock holds
 /// [`FULL_INCREMENT_CLOCK`] increments, in proportion below.
 ///
 /// Spending the increment whatever the clock lets the clock sink to where
@@ -112,7 +121,7 @@ pub const FULL_INCREMENT_CLOCK: u64 = 20;
 /// engines that count the increments of the moves to come against the
 /// clock they have.
 fn increment_credit(available: u64, inc: u64) -> u64 {
-    let full = inc * 3 / 4;
+    let full = inc * params::time_increment_share() as u64 / 100;
     if available >= FULL_INCREMENT_CLOCK * inc {
         full
     } else {
@@ -129,15 +138,24 @@ fn increment_credit(available: u64, inc: u64) -> u64 {
 /// moves and a new best move may be on its way. `stable_iterations` counts
 /// the completed iterations in a row that kept the same best move.
 pub fn soft_limit_scale(best_move_nodes: f64, stable_iterations: u32) -> f64 {
-    let nodes = (1.5 - best_move_nodes.clamp(0.0, 1.0)) * 1.35;
+    let hundredths = |p: i32| f64::from(p) / 100.0;
+    let nodes = (hundredths(params::time_node_base()) - best_move_nodes.clamp(0.0, 1.0))
+        * hundredths(params::time_node_scale());
     let stability = match stable_iterations {
-        0 => 1.5,
-        1 => 1.2,
-        2 => 1.0,
-        3 => 0.9,
-        _ => 0.8,
+        0 => params::time_stability_0(),
+        1 => params::time_stability_1(),
+        2 => params::time_stability_2(),
+        3 => params::time_stability_3(),
+        _ => params::time_stability_4(),
     };
-    nodes * stability
+    nodes * hundredths(stability)
+}
+
+/// The share of the optimum a search spends before the soft scale (a
+/// settled root stops sooner, an unsettled one later): no new iteration
+/// starts after it.
+pub fn soft_limit_share() -> f64 {
+    f64::from(params::time_soft_share()) / 100.0
 }
 
 #[cfg(test)]

@@ -10,14 +10,14 @@ use arrayvec::ArrayVec;
 use shakmaty::{Move, Position as _};
 
 use super::pruning::{
-    MAX_DOUBLE_EXTENSIONS, double_extension_applies, history_prunes,
-    internal_iterative_reduction_applies, late_move_prunes, late_move_reduction_by_history,
+    double_extension_applies, double_extensions_allowed, history_prunes,
+    internal_iterative_reduction_applies, late_move_prunes, late_move_reduction,
     late_move_reductions_apply, null_move_needs_verification, null_move_reduction,
     null_move_worth_trying, quiets_futile, reverse_futility_prunes, see_pruning_threshold,
     singular_beta, singular_search_depth, singular_test_applies,
 };
 use super::{NO_EVAL, Searcher, tb_score};
-use crate::history::{PieceTo, piece_index, stat_bonus};
+use crate::history::{PieceTo, piece_index, stat_bonus, stat_malus};
 use crate::movepick::{MovePicker, QuietHints, is_quiet};
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND};
 use crate::see::see_ge;
@@ -205,7 +205,7 @@ impl Searcher<'_> {
                 let wide = techniques.double_extensions
                     && !pv_node
                     && double_extension_applies(score, singular_beta)
-                    && self.double_extensions[ply] < MAX_DOUBLE_EXTENSIONS;
+                    && double_extensions_allowed(self.double_extensions[ply]);
                 tt_move_extension = if wide { 2 } else { 1 };
             } else if singular_beta >= beta {
                 // Multi-cut: even without the table's move, another move
@@ -293,21 +293,15 @@ impl Searcher<'_> {
                     && !gives_check
                     && moves_searched > pv_node as usize
                 {
-                    r = self.reductions.get(depth, moves_searched);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if refutation {
-                        r -= 1;
-                    }
-                    if !lmr_improving {
-                        r += 1;
-                    }
-                    if cut_node && techniques.cut_node_reductions {
-                        r += 2;
-                    }
-                    r -= late_move_reduction_by_history(self.quiet_history(ply, side, m));
-                    r = r.clamp(0, new_depth - 1);
+                    r = late_move_reduction(
+                        self.reductions.get(depth, moves_searched),
+                        pv_node,
+                        refutation,
+                        lmr_improving,
+                        cut_node && techniques.cut_node_reductions,
+                        self.quiet_history(ply, side, m),
+                    )
+                    .clamp(0, new_depth - 1);
                 }
                 // A reduced search expects the move to fail low, i.e. the
                 // child to fail high: a cut-node.
@@ -521,10 +515,11 @@ impl Searcher<'_> {
         let techniques = self.setup.techniques;
         let side = self.pos.turn();
         let bonus = stat_bonus(depth);
+        let malus = stat_malus(depth);
         if techniques.history {
             self.memory.history.update(side, m, bonus);
             for &q in tried {
-                self.memory.history.update(side, q, -bonus);
+                self.memory.history.update(side, q, -malus);
             }
         }
         if techniques.continuation_history {
@@ -535,7 +530,7 @@ impl Searcher<'_> {
                 let continuation = &mut self.memory.continuation;
                 continuation.update(earlier, PieceTo::of(side, m), bonus);
                 for &q in tried {
-                    continuation.update(earlier, PieceTo::of(side, q), -bonus);
+                    continuation.update(earlier, PieceTo::of(side, q), -malus);
                 }
             }
         }
@@ -557,12 +552,14 @@ impl Searcher<'_> {
             return;
         }
         let side = self.pos.turn();
-        let bonus = stat_bonus(depth);
         if m.is_capture() {
-            self.memory.history.update_capture(side, m, bonus);
+            self.memory
+                .history
+                .update_capture(side, m, stat_bonus(depth));
         }
+        let malus = stat_malus(depth);
         for &c in tried {
-            self.memory.history.update_capture(side, c, -bonus);
+            self.memory.history.update_capture(side, c, -malus);
         }
     }
 }

@@ -10,19 +10,12 @@ use log::debug;
 use shakmaty::{Move, Position as _};
 
 use super::{RootMove, SearchResult, Searcher, tb_score};
+use crate::params;
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, format_score};
 use crate::tablebase::{RankedBy, Syzygy, Wdl};
-use crate::timeman::soft_limit_scale;
+use crate::timeman::{soft_limit_scale, soft_limit_share};
 use crate::wdl;
 
-/// The share of the optimum a search spends before the soft scale (a settled
-/// root stops sooner, an unsettled one later): no new iteration starts
-/// after it.
-const SOFT_LIMIT_SHARE: f64 = 0.65;
-/// Aspiration window half-width at the first try (centipawns).
-const ASPIRATION_WINDOW: i32 = 20;
-/// Aspiration windows from this depth on.
-const ASPIRATION_MIN_DEPTH: u32 = 5;
 /// Failed aspiration windows are reported once a search has run this long,
 /// and each root move as it is searched (`currmove`) once it has run
 /// `CURRMOVE_AFTER`: a GUI shows them in a long search; a short one would
@@ -172,9 +165,9 @@ impl Searcher<'_> {
     /// widening it on each fail until the score falls inside.
     fn aspiration_search(&mut self, depth: u32) {
         let previous = self.root_moves[self.pv_index].score;
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = params::aspiration_window();
         let (mut alpha, mut beta) = if self.setup.techniques.aspiration
-            && depth >= ASPIRATION_MIN_DEPTH
+            && depth as i32 >= params::aspiration_min_depth()
             && previous.abs() < MATE_BOUND
         {
             (previous - delta, previous + delta)
@@ -198,7 +191,7 @@ impl Searcher<'_> {
             } else {
                 return;
             }
-            delta += delta / 2;
+            delta += delta * params::aspiration_growth() / 100;
             if delta > 1000 {
                 alpha = -INFINITY;
                 beta = INFINITY;
@@ -254,7 +247,7 @@ impl Searcher<'_> {
         let soft_limit = setup
             .budget
             .optimum
-            .map(|opt| opt.mul_f64(SOFT_LIMIT_SHARE * self.soft_limit_scale()));
+            .map(|opt| opt.mul_f64(soft_limit_share() * self.soft_limit_scale()));
         if self.thread_id == 0 && setup.spent(soft_limit) {
             return self.finish_early();
         }

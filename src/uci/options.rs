@@ -9,6 +9,8 @@ use shakmaty::CastlingMode;
 
 use super::{Uci, error, send};
 use crate::nnue::{self, Network};
+#[cfg(feature = "tune")]
+use crate::params;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::search::Techniques;
@@ -33,6 +35,7 @@ enum OptionKind {
     },
 }
 
+#[derive(Clone, Copy, Debug)]
 struct OptionSpec {
     name: &'static str,
     kind: OptionKind,
@@ -154,6 +157,25 @@ const ABLATION_OPTIONS: &[OptionSpec] = &[OptionSpec {
 #[cfg(not(feature = "ablation"))]
 const ABLATION_OPTIONS: &[OptionSpec] = &[];
 
+/// Builds with `--features tune` list every search parameter (`params`) as
+/// a spin option of its name and range, for a tuner (OpenBench's SPSA, or
+/// `tests/spsa`) to set.
+#[cfg(feature = "tune")]
+fn tune_options() -> impl Iterator<Item = OptionSpec> {
+    params::PARAMS.iter().map(|p| OptionSpec {
+        name: p.name,
+        kind: OptionKind::Spin {
+            default: i64::from(p.default),
+            min: i64::from(p.min),
+            max: i64::from(p.max),
+        },
+    })
+}
+#[cfg(not(feature = "tune"))]
+fn tune_options() -> impl Iterator<Item = OptionSpec> {
+    std::iter::empty()
+}
+
 /// Options `setoption` takes that `uci` doesn't list, for tests: a GUI
 /// has no use for them. `StrengthSeed` seeds the generator that a
 /// weakened search (`UCI_LimitStrength`) chooses its moves with, so that a
@@ -168,13 +190,17 @@ const HIDDEN_OPTIONS: &[OptionSpec] = &[OptionSpec {
 }];
 
 /// The options `uci` lists.
-fn listed_options() -> impl Iterator<Item = &'static OptionSpec> {
-    OPTIONS.iter().chain(ABLATION_OPTIONS)
+fn listed_options() -> impl Iterator<Item = OptionSpec> {
+    OPTIONS
+        .iter()
+        .chain(ABLATION_OPTIONS)
+        .copied()
+        .chain(tune_options())
 }
 
 /// Every option `setoption` takes.
-fn all_options() -> impl Iterator<Item = &'static OptionSpec> {
-    listed_options().chain(HIDDEN_OPTIONS)
+fn all_options() -> impl Iterator<Item = OptionSpec> {
+    listed_options().chain(HIDDEN_OPTIONS.iter().copied())
 }
 
 /// The `option name ...` lines that answer `uci`, one per option.
@@ -338,6 +364,8 @@ impl Uci {
             "StrengthSeed" => self.strength_seeds = Rng::new(n as u64),
             "SyzygyProbeDepth" => self.options.syzygy.probe_depth = n as i32,
             "SyzygyProbeLimit" => self.options.syzygy.probe_limit = n as u32,
+            #[cfg(feature = "tune")]
+            _ if params::find(name).is_some() => params::set(name, n as i32)?,
             _ => unreachable!("every spin option is handled"),
         }
         Ok(())
