@@ -4,6 +4,9 @@ CARGO ?= cargo
 # Native CPU for the engine binary the user runs; plain cargo builds (tests)
 # target x86-64-v2, set in .cargo/config.toml.
 NATIVE := RUSTFLAGS="-C target-cpu=native"
+# Cargo features of the engine binary: `make FEATURES=tune` builds the
+# tune build (search parameters as UCI options), as OpenBench's SPSA needs.
+FEATURES ?=
 
 .PHONY: all build run test bench perft-full tt-report clippy fmt clean lasker-v3
 
@@ -16,7 +19,7 @@ TARGET_DIR = $(shell $(CARGO) metadata --format-version 1 --no-deps | sed -n 's/
 RUN_EXE = $(if $(findstring /,$(EXE)),$(EXE),./$(EXE))
 
 build:
-	$(NATIVE) $(CARGO) build --release
+	$(NATIVE) $(CARGO) build --release $(if $(FEATURES),--features $(FEATURES))
 	@test -n "$(TARGET_DIR)" || { echo "make: cargo metadata named no target directory" >&2; exit 1; }
 	cp "$(TARGET_DIR)/release/lasker" "$(EXE)"
 
