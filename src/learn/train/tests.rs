@@ -271,7 +271,7 @@ fn wide_nets_with_buckets_train_and_shapes_must_match() {
     );
     // Net 3 can't start an 8-bucket net.
     let from_net_3 = Config {
-        init: Some(PathBuf::from("nets/default.nnue")),
+        init: Some(PathBuf::from("nets/net3.nnue")),
         ..config("from-net-3", shape)
     };
     let refused = run(&from_net_3).unwrap_err();
