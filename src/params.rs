@@ -130,8 +130,8 @@ params! {
     // History pruning.
     /// A quiet move whose histories are below minus this per ply ...
     history_prune_margin = 3000, 1000..=6000, step 200;
-    /// ... at most this deep, is skipped.
-    history_prune_max_depth = 4, 1..=8, step 1;
+    /// ... at most this deep, is skipped (0: never).
+    history_prune_max_depth = 4, 0..=8, step 1;
 
     // Internal iterative reduction.
     /// A node without a hash move is searched a ply shallower from this
