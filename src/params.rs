@@ -222,19 +222,24 @@ params! {
     time_stability_4 = 80, 40..=120, step 5;
 }
 
+/// Where the parameter of this name stands in `PARAMS` (case-insensitive,
+/// as UCI options are).
+fn position(name: &str) -> Option<usize> {
+    PARAMS
+        .iter()
+        .position(|p| p.name.eq_ignore_ascii_case(name))
+}
+
 /// The parameter of this name (case-insensitive, as UCI options are).
 pub fn find(name: &str) -> Option<&'static Param> {
-    PARAMS.iter().find(|p| p.name.eq_ignore_ascii_case(name))
+    position(name).map(|i| &PARAMS[i])
 }
 
 /// Sets a parameter of the tune build. Errors where the name is unknown or
 /// the value is out of its range; then nothing changes.
 #[cfg(feature = "tune")]
 pub fn set(name: &str, value: i32) -> Result<(), String> {
-    let index = PARAMS
-        .iter()
-        .position(|p| p.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| format!("unknown parameter '{name}'"))?;
+    let index = position(name).ok_or_else(|| format!("unknown parameter '{name}'"))?;
     let p = &PARAMS[index];
     if !(p.min..=p.max).contains(&value) {
         return Err(format!(
@@ -250,7 +255,7 @@ pub fn set(name: &str, value: i32) -> Result<(), String> {
 /// option set another.
 pub fn value(p: &Param) -> i32 {
     #[cfg(feature = "tune")]
-    if let Some(index) = PARAMS.iter().position(|q| q.name == p.name) {
+    if let Some(index) = position(p.name) {
         return VALUES[index].load(Ordering::Relaxed);
     }
     p.default

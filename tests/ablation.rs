@@ -14,15 +14,13 @@ use std::time::Duration;
 
 use lasker::search::Techniques;
 
-use common::Engine;
+use common::{Engine, KIWIPETE};
 
 /// A hang guard, not a speed limit.
 const TIMEOUT: Duration = Duration::from_secs(120);
-/// Kiwipete: castling, en passant, checks, captures of every kind. At depth
-/// 12 every technique takes part in the search (history pruning needs
-/// histories bad enough to prune by, which a search of depth 9 from a new
-/// game has not learned yet; singular extensions need depth 9).
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// Kiwipete at depth 12: every technique takes part in the search (history
+/// pruning needs histories bad enough to prune by, which a search of depth
+/// 9 from a new game has not learned yet; singular extensions need depth 9).
 const DEPTH: u32 = 12;
 
 /// What these tests add to the shared harness (`common`).
@@ -36,21 +34,9 @@ impl Engine {
         lines
     }
 
-    /// The nodes of a fixed-depth search of Kiwipete from a fresh state
-    /// (`ucinewgame` clears the table and the move-ordering history).
+    /// The nodes of a fixed-depth search of Kiwipete from a fresh state.
     fn nodes(&mut self) -> u64 {
-        self.send("ucinewgame");
-        self.send(&format!("position fen {KIWIPETE}"));
-        self.send(&format!("go depth {DEPTH}"));
-        let lines = self.lines_until(|l| l.starts_with("bestmove"), TIMEOUT);
-        let depth_reached = format!("info depth {DEPTH} ");
-        let last = lines
-            .iter()
-            .rfind(|l| l.starts_with(&depth_reached) && l.contains(" nodes "))
-            .unwrap_or_else(|| panic!("no depth {DEPTH} info line in {lines:?}"));
-        let tokens: Vec<&str> = last.split_whitespace().collect();
-        let at = tokens.iter().position(|&t| t == "nodes").expect("nodes");
-        tokens[at + 1].parse().expect("a node count")
+        self.nodes_to_depth(KIWIPETE, DEPTH, TIMEOUT)
     }
 }
 

@@ -15,10 +15,9 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
-use common::{Engine, TIMEOUT};
+use common::{Engine, KIWIPETE, TIMEOUT};
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const MATE_IN_TWO: &str = "k7/8/2K5/8/8/8/8/7R w - - 0 1";
 const CHECKMATED: &str = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1";
 const STALEMATED: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";

@@ -16,13 +16,12 @@ use std::time::Duration;
 
 use lasker::params::{PARAMS, Param};
 
-use common::{EXE, Engine};
+use common::{EXE, Engine, KIWIPETE};
 
 /// A hang guard, not a speed limit.
 const TIMEOUT: Duration = Duration::from_secs(120);
 /// Kiwipete at depth 12, as the ablation tests search it: every technique
 /// takes part.
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const DEPTH: u32 = 12;
 
 impl Engine {
@@ -34,18 +33,7 @@ impl Engine {
 
     /// The nodes of a fixed-depth search of Kiwipete from a fresh state.
     fn nodes(&mut self) -> u64 {
-        self.send("ucinewgame");
-        self.send(&format!("position fen {KIWIPETE}"));
-        self.send(&format!("go depth {DEPTH}"));
-        let lines = self.lines_until(|l| l.starts_with("bestmove"), TIMEOUT);
-        let depth_reached = format!("info depth {DEPTH} ");
-        let last = lines
-            .iter()
-            .rfind(|l| l.starts_with(&depth_reached) && l.contains(" nodes "))
-            .unwrap_or_else(|| panic!("no depth {DEPTH} info line in {lines:?}"));
-        let tokens: Vec<&str> = last.split_whitespace().collect();
-        let at = tokens.iter().position(|&t| t == "nodes").expect("nodes");
-        tokens[at + 1].parse().expect("a node count")
+        self.nodes_to_depth(KIWIPETE, DEPTH, TIMEOUT)
     }
 }
 

@@ -18,6 +18,9 @@ pub const EXE: &str = env!("CARGO_BIN_EXE_lasker");
 /// by matches, where a time loss is counted.
 pub const TIMEOUT: Duration = Duration::from_secs(60);
 
+/// Kiwipete: castling, en passant, checks, captures of every kind.
+pub const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
 /// A running engine with its stdout read line by line on a thread.
 pub struct Engine {
     pub child: Child,
@@ -132,6 +135,25 @@ impl Engine {
         self.lines_until(pred, timeout)
             .pop()
             .expect("lines_until returns the matching line")
+    }
+
+    /// The nodes of a search of `fen` to `depth` from a fresh state
+    /// (`ucinewgame` clears the table and the move-ordering history): the
+    /// count of the last `info depth <depth>` line. A fixed-depth search
+    /// repeats exactly, so a changed count means a changed search.
+    pub fn nodes_to_depth(&mut self, fen: &str, depth: u32, timeout: Duration) -> u64 {
+        self.send("ucinewgame");
+        self.send(&format!("position fen {fen}"));
+        self.send(&format!("go depth {depth}"));
+        let lines = self.lines_until(|l| l.starts_with("bestmove"), timeout);
+        let depth_reached = format!("info depth {depth} ");
+        let last = lines
+            .iter()
+            .rfind(|l| l.starts_with(&depth_reached) && l.contains(" nodes "))
+            .unwrap_or_else(|| panic!("no depth {depth} info line in {lines:?}"));
+        let tokens: Vec<&str> = last.split_whitespace().collect();
+        let at = tokens.iter().position(|&t| t == "nodes").expect("nodes");
+        tokens[at + 1].parse().expect("a node count")
     }
 
     /// Sends `isready` and waits for `readyok`; returns the lines before it.

@@ -138,6 +138,12 @@ def play_game(chess, engines, fen, plus_is_white, limit, clock, inc, max_plies, 
     side = {chess.WHITE: 0 if plus_is_white else 1, chess.BLACK: 1 if plus_is_white else 0}
     clocks = {chess.WHITE: clock, chess.BLACK: clock}
     scores = []
+
+    def for_plus(white):
+        return white if plus_is_white else 1 - white
+
+    def loss_of(mover):
+        return for_plus(0.0 if mover == chess.WHITE else 1.0)
     while True:
         outcome = board.outcome(claim_draw=False)
         # Draws as GUIs adjudicate them (and ../shared/tools/match.py).
@@ -147,7 +153,7 @@ def play_game(chess, engines, fen, plus_is_white, limit, clock, inc, max_plies, 
             outcome = chess.Outcome(chess.Termination.THREEFOLD_REPETITION, None)
         if outcome is not None:
             white = 0.5 if outcome.winner is None else float(outcome.winner == chess.WHITE)
-            return (white if plus_is_white else 1 - white), outcome.termination.name.lower()
+            return for_plus(white), outcome.termination.name.lower()
         if board.ply() >= max_plies:
             return 0.5, "max plies"
         mover = board.turn
@@ -162,12 +168,10 @@ def play_game(chess, engines, fen, plus_is_white, limit, clock, inc, max_plies, 
         if limit is None:
             clocks[mover] -= time.monotonic() - start
             if clocks[mover] < -0.05:
-                white = 0.0 if mover == chess.WHITE else 1.0
-                return (white if plus_is_white else 1 - white), "time"
+                return loss_of(mover), "time"
             clocks[mover] += inc
         if played.move is None or played.move not in board.legal_moves:
-            white = 0.0 if mover == chess.WHITE else 1.0
-            return (white if plus_is_white else 1 - white), "illegal move"
+            return loss_of(mover), "illegal move"
         score = played.info.get("score")
         scores.append(score.pov(mover).score(mate_score=100000) if score else None)
         board.push(played.move)
@@ -175,9 +179,7 @@ def play_game(chess, engines, fen, plus_is_white, limit, clock, inc, max_plies, 
         last = scores[-8:]
         if len(last) == 8 and None not in last and all(s >= 1000 for s in last[1::2]) \
                 and all(s <= -1000 for s in last[0::2]):
-            winner = not board.turn
-            white = 1.0 if winner == chess.WHITE else 0.0
-            return (white if plus_is_white else 1 - white), "adjudicated win"
+            return loss_of(board.turn), "adjudicated win"
 
 
 def play_pair(chess, slots, steps, params, fen, args, pair_id):
