@@ -40,35 +40,68 @@ impl Trainer {
                 .map(|h| h.join().expect("training thread"))
                 .sum()
         });
-        let (first, rest) = grads.split_first_mut().expect("at least one thread");
-        for other in rest.iter().take(batch.len().div_ceil(chunk) - 1) {
-            for (a, b) in first.iter_mut().zip(other.iter()) {
-                *a += b;
-            }
-        }
+        let parts = batch.len().div_ceil(chunk);
         self.step += 1;
+        self.apply_gradient(&mut grads[..parts], batch.len(), config, lr);
+        loss / batch.len() as f32
+    }
+
+    /// Sums the threads' gradients into the first and takes the AdamW
+    /// step, both over the parameters split into one slice a thread: a
+    /// net with 16 input buckets has 3.3 M weights, and one thread walking
+    /// them (five arrays) every batch held a 256-wide net to 77 k positions
+    /// a second on 2 threads, 107 k split. Each weight's arithmetic is the
+    /// same whichever thread does it, so the result does not depend on the
+    /// split.
+    pub(super) fn apply_gradient(
+        &mut self,
+        grads: &mut [Vec<f32>],
+        positions: usize,
+        config: &Config,
+        lr: f32,
+    ) {
+        let threads = grads.len();
+        let (first, rest) = grads.split_first_mut().expect("at least one thread");
+        let slice = self.params.len().div_ceil(threads).max(1);
         let t = self.step as i32;
         let (c1, c2) = (1.0 - BETA1.powi(t), 1.0 - BETA2.powi(t));
-        let scale = 1.0 / batch.len() as f32;
-        let l = self.layout;
-        let moments = self.m.iter_mut().zip(self.v.iter_mut());
-        for (i, ((w, g), (m, v))) in self
-            .params
-            .iter_mut()
-            .zip(first.iter())
-            .zip(moments)
-            .enumerate()
-        {
-            let g = g * scale;
-            *m = BETA1 * *m + (1.0 - BETA1) * g;
-            *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-            let update = (*m / c1) / ((*v / c2).sqrt() + EPSILON);
-            *w = *w * (1.0 - lr * config.weight_decay) - lr * update;
-            if l.clipped(i) {
-                *w = w.clamp(-CLIP, CLIP);
+        let scale = 1.0 / positions as f32;
+        let decay = 1.0 - lr * config.weight_decay;
+        let layout = self.layout;
+        let rest = &*rest;
+        std::thread::scope(|s| {
+            let slices = self
+                .params
+                .chunks_mut(slice)
+                .zip(self.m.chunks_mut(slice))
+                .zip(self.v.chunks_mut(slice))
+                .zip(first.chunks_mut(slice))
+                .enumerate();
+            for (k, (((params, m), v), grad)) in slices {
+                s.spawn(move || {
+                    let offset = k * slice;
+                    for other in rest {
+                        let theirs = &other[offset..offset + grad.len()];
+                        for (a, b) in grad.iter_mut().zip(theirs) {
+                            *a += b;
+                        }
+                    }
+                    let moments = m.iter_mut().zip(v.iter_mut());
+                    for (i, ((w, g), (m, v))) in
+                        params.iter_mut().zip(grad.iter()).zip(moments).enumerate()
+                    {
+                        let g = g * scale;
+                        *m = BETA1 * *m + (1.0 - BETA1) * g;
+                        *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+                        let update = (*m / c1) / ((*v / c2).sqrt() + EPSILON);
+                        *w = *w * decay - lr * update;
+                        if layout.clipped(offset + i) {
+                            *w = w.clamp(-CLIP, CLIP);
+                        }
+                    }
+                });
             }
-        }
-        loss / batch.len() as f32
+        });
     }
 }
 

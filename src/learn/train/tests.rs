@@ -424,3 +424,72 @@ fn a_net_with_input_buckets_trains_and_keeps_its_shape() {
     assert!(bad.unwrap_err().contains("--input-buckets 3"));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+// Indexing by weight is the point: the reference reads five arrays at `i`.
+#[allow(clippy::needless_range_loop)]
+fn the_update_split_over_threads_is_adamw_on_the_summed_gradient() {
+    // Three threads' gradients for a net with a factoriser (clipped weights
+    // past the output bias): the split update must equal AdamW written out
+    // weight by weight on their sum, clipping included.
+    let shape = Shape {
+        input_buckets: InputBuckets::new(4).unwrap(),
+        hidden: 16,
+        output_buckets: 8,
+    };
+    let mut trainer = Trainer::new(7, shape);
+    let mut reference = trainer.clone();
+    let n = trainer.parameters();
+    let mut rng = crate::rng::Rng::with_stream(3, 4);
+    let mut random = |scale: f32| (rng.next_u64() as f64 / u64::MAX as f64 - 0.5) as f32 * scale;
+    // Some weights start near the clip so that the step crosses it.
+    for w in trainer.params.iter_mut().step_by(97) {
+        *w = 1.97;
+    }
+    reference.params.clone_from(&trainer.params);
+    let grads: Vec<Vec<f32>> = (0..3)
+        .map(|_| (0..n).map(|_| random(400.0)).collect())
+        .collect();
+    let config = Config {
+        lr: 0.05,
+        ..Config::default()
+    };
+    let positions = 100;
+    for _ in 0..2 {
+        let mut split = grads.clone();
+        trainer.step += 1;
+        trainer.apply_gradient(&mut split, positions, &config, config.lr);
+        reference.step += 1;
+        let t = reference.step as i32;
+        let (c1, c2) = (1.0 - 0.9f32.powi(t), 1.0 - 0.999f32.powi(t));
+        for i in 0..n {
+            let g = (grads[0][i] + grads[1][i] + grads[2][i]) / positions as f32;
+            let m = &mut reference.m[i];
+            *m = 0.9 * *m + 0.1 * g;
+            let v = &mut reference.v[i];
+            *v = 0.999 * *v + (1.0 - 0.999) * g * g;
+            let update = (reference.m[i] / c1) / ((reference.v[i] / c2).sqrt() + 1e-8);
+            let w = &mut reference.params[i];
+            *w = *w * (1.0 - config.lr * config.weight_decay) - config.lr * update;
+            if reference.layout.clipped(i) {
+                *w = w.clamp(-1.98, 1.98);
+            }
+        }
+    }
+    let close = |a: &[f32], b: &[f32]| {
+        a.iter()
+            .zip(b)
+            .all(|(x, y)| (x - y).abs() <= 1e-6 * (1.0 + y.abs()))
+    };
+    assert!(close(&trainer.m, &reference.m));
+    assert!(close(&trainer.v, &reference.v));
+    assert!(close(&trainer.params, &reference.params));
+    // The clip was reached, and held wherever the layout clips.
+    let clipped = |i: &usize| trainer.layout.clipped(*i);
+    assert!((0..n).filter(clipped).any(|i| trainer.params[i] == 1.98));
+    assert!(
+        (0..n)
+            .filter(clipped)
+            .all(|i| trainer.params[i].abs() <= 1.98)
+    );
+}
