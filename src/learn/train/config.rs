@@ -21,7 +21,9 @@ pub struct Config {
     pub mirror: bool,
     pub weight_decay: f32,
     pub threads: usize,
-    /// Share of the data (its last records: whole games) held out.
+    /// How much of the data (its last records) is held out: a share
+    /// under 0.5, or a whole number of positions from 1 up (the same
+    /// held-out positions whatever data is added before them).
     pub validation: f64,
     pub seed: u64,
     pub resume: Option<PathBuf>,
@@ -65,7 +67,8 @@ impl Default for Config {
 pub const USAGE: &str = "usage: lasker train --data FILE [--data FILE ...] --out DIR [--epochs N]
                     [--batch N] [--lr X] [--final-lr X] [--wdl X] [--mirror on|off]
                     [--weight-decay X]
-                    [--threads N] [--validation FRACTION] [--seed S] [--resume DIR/checkpoint.bin]
+                    [--threads N] [--validation SHARE|POSITIONS] [--seed S]
+                    [--resume DIR/checkpoint.bin]
                     [--init NET.nnue] [--stop-after EPOCH] [--input-buckets 1|4|8|16]
                     [--hidden 128] [--output-buckets 1|8]
   Trains the net on FILE.vf (games), FILE.bin (32-byte records) or FILE.pgn (games with engine
@@ -76,9 +79,20 @@ pub const USAGE: &str = "usage: lasker train --data FILE [--data FILE ...] --out
   must --resume's.
   --input-buckets: copies of the inputs chosen by each side's king square, the board mirrored
   to put the king on files a-d; --hidden: a multiple of 16 up to 1024; --output-buckets 8 gives
-  each piece count band (2-5 pieces, 6-9, ..., 30-32) its own output layer.";
+  each piece count band (2-5 pieces, 6-9, ..., 30-32) its own output layer.
+  --validation: the data's last positions held out, as a share under 0.5 (default 0.02) or a
+  count (from 1 up: the same positions whatever files are added before the last one).";
 
 impl Config {
+    /// How many of `records` positions are held out for validation.
+    pub fn held_out(&self, records: usize) -> usize {
+        if self.validation >= 1.0 {
+            self.validation as usize
+        } else {
+            ((records as f64 * self.validation) as usize).max(1)
+        }
+    }
+
     pub fn from_args(args: &[String]) -> Result<Config, String> {
         let mut c = Config::default();
         let mut out = None;
@@ -132,8 +146,12 @@ impl Config {
         if c.epochs == 0 || c.batch == 0 || !(1..=256).contains(&c.threads) {
             return Err("--epochs and --batch must be positive, --threads in 1..256".into());
         }
-        if !(0.0..=1.0).contains(&c.wdl) || !(0.0..0.5).contains(&c.validation) {
-            return Err("--wdl must be in 0..1 and --validation in 0..0.5".into());
+        let count = c.validation >= 1.0 && c.validation.fract() == 0.0;
+        if !(0.0..=1.0).contains(&c.wdl) || !((0.0..0.5).contains(&c.validation) || count) {
+            return Err(
+                "--wdl must be in 0..1 and --validation a share in 0..0.5 or a count of positions"
+                    .into(),
+            );
         }
         c.shape.input_buckets = InputBuckets::new(input_buckets).ok_or_else(|| {
             format!(

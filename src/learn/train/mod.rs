@@ -53,8 +53,9 @@ pub fn run(config: &Config) -> Result<f32, String> {
         }
         records.extend(loaded.records);
     }
-    // The last records are whole games, kept apart from the training ones.
-    let held_out = ((records.len() as f64 * config.validation) as usize).max(1);
+    // The last records (the last games of the last file) are kept apart
+    // from the training ones.
+    let held_out = config.held_out(records.len());
     if records.len() <= held_out + config.batch.min(records.len() / 2) {
         return Err(format!(
             "{} positions are too few to train on",

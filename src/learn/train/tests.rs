@@ -493,3 +493,23 @@ fn the_update_split_over_threads_is_adamw_on_the_summed_gradient() {
             .all(|i| trainer.params[i].abs() <= 1.98)
     );
 }
+
+#[test]
+fn validation_is_a_share_or_a_count_of_positions() {
+    let parse = |v: &str| {
+        Config::from_args(
+            &format!("--data a --out o --validation {v}")
+                .split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(parse("0.1").unwrap().held_out(5_000), 500);
+    assert_eq!(parse("0.00001").unwrap().held_out(5_000), 1);
+    // A count holds out the same last positions however much comes before.
+    assert_eq!(parse("227667").unwrap().held_out(19_594_550), 227_667);
+    assert_eq!(parse("227667").unwrap().held_out(30_000_000), 227_667);
+    for bad in ["0.5", "0.7", "2.5", "-1"] {
+        assert!(parse(bad).unwrap_err().contains("--validation"), "{bad}");
+    }
+}
