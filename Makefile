@@ -1,14 +1,72 @@
-# Lasker: `make` builds ./lasker (or EXE=path), `make test` runs every test.
+# Lasker: `make` builds ./lasker (or EXE=path), `make test` runs every test,
+# `make release` a binary per x86-64 level.
 EXE ?= lasker
 CARGO ?= cargo
-# Native CPU for the engine binary the user runs; plain cargo builds (tests)
-# target x86-64-v2, set in .cargo/config.toml.
-NATIVE := RUSTFLAGS="-C target-cpu=native"
+RUSTC ?= rustc
+SHELL := /bin/bash
+# The engine binary the user runs is built for this CPU (`native`); plain
+# cargo builds (tests) target x86-64-v2, set in .cargo/config.toml.
+CPU ?= native
 # Cargo features of the engine binary: `make FEATURES=tune` builds the
 # tune build (search parameters as UCI options), as OpenBench's SPSA needs.
 FEATURES ?=
 
-.PHONY: all build run test bench perft-full tt-report clippy fmt clean lasker-v3
+# Profile-guided optimisation: an instrumented build plays a fixed workload
+# (`bench`, then a few self-play games), llvm-profdata merges what it
+# counted, and the final build lays out and inlines the code for it. It
+# needs an llvm-profdata of the LLVM rustc was built with (the profile's
+# format changes between LLVM versions): rustup's (`rustup component add
+# llvm-tools`), a Debian-style llvm-profdata-NN, or PROFDATA=path. Without
+# one, or with PGO=off, the build is plain; each build says which it was.
+PGO ?= auto
+# Builds name the target, so that RUSTFLAGS (the CPU level, PGO) reach the
+# engine only, not build scripts and proc macros, which run here: a v4
+# proc macro would stop a build on a CPU without AVX-512.
+HOST := $(shell $(RUSTC) -vV 2>/dev/null | sed -n 's/^host: //p')
+LLVM_MAJOR := $(shell $(RUSTC) -vV 2>/dev/null | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+ifeq ($(origin PROFDATA),undefined)
+RUSTLIB_BIN := $(shell $(RUSTC) --print sysroot 2>/dev/null)/lib/rustlib/$(HOST)/bin
+PROFDATA := $(shell for p in "$(RUSTLIB_BIN)/llvm-profdata" llvm-profdata-$(LLVM_MAJOR) llvm-profdata; do \
+	"$$p" --version 2>/dev/null | grep -q "LLVM version $(LLVM_MAJOR)\." && { echo "$$p"; break; }; done)
+endif
+PGO_TOOL := $(if $(filter off,$(PGO)),,$(PROFDATA))
+PGO_WHY := $(if $(filter off,$(PGO)),PGO=off,no llvm-profdata of LLVM $(LLVM_MAJOR): rustup component add llvm-tools)
+FEATURE_ARGS := $(if $(FEATURES),--features $(FEATURES))
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+RELEASE_DIR ?= release
+LEVELS := x86-64-v2 x86-64-v3 x86-64-v4
+
+.PHONY: all build run test bench perft-full tt-report clippy fmt clean lasker-v3 release \
+	$(LEVELS:%=release-%)
+
+# Whether this CPU runs code built for target-cpu $(1): every target
+# feature rustc enables for it is one this CPU has.
+can_run = [ -z "$$(comm -23 <($(RUSTC) --print cfg -C target-cpu=$(1) | grep target_feature | sort) \
+	<($(RUSTC) --print cfg -C target-cpu=native | grep target_feature | sort))" ]
+
+# $(call compile,CPU,DIR,OUT): the engine built for target-cpu CPU under
+# DIR, copied to OUT: with PGO where a profile tool is found and this CPU
+# can run the instrumented build, plainly otherwise. The profile is made
+# again only when the instrumented binary is newer than it.
+define compile
+	@set -e; flags="-C target-cpu=$(1)"; dir="$(2)"; \
+	if [ -n "$(PGO_TOOL)" ] && $(call can_run,$(1)); then \
+		echo "make: $(3): PGO build for $(1) (profile by $(PGO_TOOL))"; \
+		RUSTFLAGS="$$flags -C profile-generate=$$dir/pgo-raw" $(CARGO) build --release $(FEATURE_ARGS) --target $(HOST) --target-dir "$$dir/pgo-generate"; \
+		if [ ! -f "$$dir/pgo.profdata" ] || [ "$$dir/pgo-generate/$(HOST)/release/lasker" -nt "$$dir/pgo.profdata" ]; then \
+			rm -rf "$$dir/pgo-raw" "$$dir/pgo-games.vf"; \
+			"$$dir/pgo-generate/$(HOST)/release/lasker" bench > /dev/null; \
+			"$$dir/pgo-generate/$(HOST)/release/lasker" datagen --out "$$dir/pgo-games.vf" --games 8 --threads 1 --seed 1 2> /dev/null; \
+			"$(PGO_TOOL)" merge -o "$$dir/pgo.profdata" "$$dir/pgo-raw"; \
+		fi; \
+		RUSTFLAGS="$$flags -C profile-use=$$dir/pgo.profdata" $(CARGO) build --release $(FEATURE_ARGS) --target $(HOST) --target-dir "$$dir/pgo-use"; \
+		cp "$$dir/pgo-use/$(HOST)/release/lasker" "$(3)"; \
+	else \
+		echo "make: $(3): plain build for $(1) ($(if $(PGO_TOOL),this CPU can't run $(1) code to profile it,$(PGO_WHY)))"; \
+		RUSTFLAGS="$$flags" $(CARGO) build --release $(FEATURE_ARGS) --target $(HOST) --target-dir "$$dir"; \
+		cp "$$dir/$(HOST)/release/lasker" "$(3)"; \
+	fi
+endef
 
 all: build
 
@@ -18,10 +76,11 @@ TARGET_DIR = $(shell $(CARGO) metadata --format-version 1 --no-deps | sed -n 's/
 # EXE as a command: a bare name runs from here, a path as given.
 RUN_EXE = $(if $(findstring /,$(EXE)),$(EXE),./$(EXE))
 
+# A plain native build goes where cargo puts a release build for the host
+# (target/<host>/release); the others get a folder each.
 build:
-	$(NATIVE) $(CARGO) build --release $(if $(FEATURES),--features $(FEATURES))
 	@test -n "$(TARGET_DIR)" || { echo "make: cargo metadata named no target directory" >&2; exit 1; }
-	cp "$(TARGET_DIR)/release/lasker" "$(EXE)"
+	$(call compile,$(CPU),$(TARGET_DIR)$(if $(PGO_TOOL),/pgo-$(CPU)),$(EXE))
 
 run: build
 	$(RUN_EXE)
@@ -49,6 +108,23 @@ tt-report:
 lasker-v3:
 	RUSTFLAGS="-C target-cpu=x86-64-v3" $(CARGO) build --release --target-dir "$(TARGET_DIR)/v3"
 	cp "$(TARGET_DIR)/v3/release/lasker" lasker-v3
+
+# One binary per x86-64 level, PGO-built where this CPU can run the level
+# (see `compile`), in $(RELEASE_DIR)/; each that this CPU runs must answer
+# `bench` with the same node count.
+release: $(LEVELS:%=release-%)
+	@set -e; nodes=""; for level in $(LEVELS); do \
+		exe="$(RELEASE_DIR)/lasker-$(VERSION)-linux-$$level"; \
+		if $(call can_run,$$level); then \
+			line=$$("$$exe" bench 2>&1 | tail -n 1); echo "make: $$exe: $$line"; \
+			n=$${line%% nodes*}; [ -z "$$nodes" ] || [ "$$n" = "$$nodes" ] || { echo "make: $$exe: bench $$n nodes, not $$nodes" >&2; exit 1; }; nodes=$$n; \
+		else echo "make: $$exe: this CPU can't run $$level, bench not run"; fi; \
+	done
+
+$(LEVELS:%=release-%): release-%:
+	@test -n "$(TARGET_DIR)" || { echo "make: cargo metadata named no target directory" >&2; exit 1; }
+	@mkdir -p "$(RELEASE_DIR)"
+	$(call compile,$*,$(TARGET_DIR)/$*,$(RELEASE_DIR)/lasker-$(VERSION)-linux-$*)
 
 clippy:
 	$(CARGO) clippy --release --all-targets -- -D warnings

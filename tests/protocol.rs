@@ -228,7 +228,9 @@ fn uci_handshake() {
         .iter()
         .find_map(|l| l.strip_prefix("id name "))
         .expect("an 'id name' line");
-    assert!(name.starts_with("Lasker"), "id name '{name}'");
+    // The version is Cargo.toml's: what a rating list names the engine by
+    // (docs/releases.md).
+    assert_eq!(name, format!("Lasker {}", env!("CARGO_PKG_VERSION")));
     assert!(
         lines.iter().any(|l| l.starts_with("id author ")),
         "{lines:?}"
