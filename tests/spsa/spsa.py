@@ -13,7 +13,12 @@ parameter, as `lasker spsa` prints them).
 
 The engine is a `--features tune` build (`cargo build --release --features
 tune`): its parameters are UCI options. Both games of a pair run at once
-(two cores), each engine on one thread.
+(two cores), each engine on one thread. `--concurrency N` plays N pairs at
+once (2N cores), as OpenBench's workers do: each pair is perturbed from
+the values when it starts and steps them when it ends, so with N > 1 a
+pair's step lands on values up to N - 1 steps newer (the order of results
+then depends on the games' lengths, and a run is no longer repeatable
+pair for pair).
 
 The state file holds everything the run needs to go on: the parameters'
 values and schedule, the iterations done and the random generator. It is
@@ -222,6 +227,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hash", type=int, default=8, help="MB of hash per engine")
     ap.add_argument("--max-plies", type=int, default=400)
+    ap.add_argument("--concurrency", type=int, default=1, help="pairs at once (two cores each)")
     ap.add_argument("--report", action="store_true", help="print the state and exit")
     args = ap.parse_args()
 
@@ -269,22 +275,37 @@ def main():
         e.configure({"Hash": args.hash, "Threads": 1})
         return e
 
-    slots = [[start(), start()], [start(), start()]]
+    workers = max(1, args.concurrency)
+    slots = [[[start(), start()], [start(), start()]] for _ in range(workers)]
     path_file = args.state + ".csv"
     new_path = not os.path.exists(path_file)
-    played = 0
-    try:
-        with open(path_file, "a") as path:
-            if new_path:
-                path.write("pair,wins,losses," + ",".join(p["name"] for p in state["params"]) + "\n")
-            while state["done"] < state["iterations"] and (args.pairs is None or played < args.pairs):
+    lock = threading.Lock()
+    counts = {"started": 0, "in_flight": 0}
+    failures = []
+
+    def worker(pair_slots, path):
+        while True:
+            with lock:
+                if failures or state["done"] + counts["in_flight"] >= state["iterations"] \
+                        or (args.pairs is not None and counts["started"] >= args.pairs):
+                    return
                 steps = perturbation(state, rng)
                 fen = openings[rng.randrange(len(openings))]
-                wins, losses, draws, reasons = play_pair(chess, slots, steps, state["params"], fen, args,
-                                                         state["done"])
+                pair_id = state["done"] + counts["in_flight"]
+                counts["started"] += 1
+                counts["in_flight"] += 1
+            try:
+                wins, losses, draws, reasons = play_pair(chess, pair_slots, steps, state["params"], fen,
+                                                         args, pair_id)
+            except Exception as e:  # an engine died: stop the run, keep what is saved
+                with lock:
+                    failures.append(e)
+                    counts["in_flight"] -= 1
+                return
+            with lock:
+                counts["in_flight"] -= 1
                 apply_result(state, steps, wins, losses, draws)
                 save(state, args.state, rng)
-                played += 1
                 path.write(f"{state['done']},{wins},{losses},"
                            + ",".join(f"{p['value']:.3f}" for p in state["params"]) + "\n")
                 path.flush()
@@ -293,10 +314,23 @@ def main():
                 if state["done"] % 50 == 0:
                     print(f"pair {state['done']}/{state['iterations']}: W{state['wins']} "
                           f"D{state['draws']} L{state['losses']}", file=sys.stderr)
+
+    try:
+        with open(path_file, "a") as path:
+            if new_path:
+                path.write("pair,wins,losses," + ",".join(p["name"] for p in state["params"]) + "\n")
+            threads = [threading.Thread(target=worker, args=(w, path)) for w in slots]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
     finally:
-        for pair in slots:
-            for e in pair:
-                e.quit()
+        for pairs in slots:
+            for pair in pairs:
+                for e in pair:
+                    e.quit()
+    if failures:
+        raise failures[0]
     report(state)
 
 
