@@ -16,10 +16,10 @@
 //! nets 3 to 10 read exactly as before.
 //!
 //! When a perspective's king moves into another bucket or across the
-//! middle of the board, every one of its inputs changes: that perspective
-//! is rebuilt (`needs_rebuild`; the accumulators keep a cache of rebuilds
-//! by bucket, `accumulator::FinnyTable`). The other perspective, and every
-//! other move, update incrementally.
+//! middle of the board, its `KingView` differs and every one of its inputs
+//! changes: that perspective is rebuilt (the accumulators keep a cache of
+//! rebuilds by bucket, `accumulator::FinnyTable`). The other perspective,
+//! and every other move, update incrementally.
 
 use std::fmt;
 
@@ -188,17 +188,16 @@ pub fn relative(perspective: Color, square: Square) -> usize {
     }
 }
 
-/// Whether `perspective` must be rebuilt between two of its king squares
-/// (from one position to the next): its view changed.
-#[inline]
-pub fn needs_rebuild(buckets: InputBuckets, perspective: Color, from: Square, to: Square) -> bool {
-    from != to && buckets.view(perspective, from) != buckets.view(perspective, to)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use shakmaty::{File, Rank, Role};
+
+    /// Whether `perspective` is rebuilt when its king goes from `from` to
+    /// `to`: the rule the accumulators apply, views compared.
+    fn needs_rebuild(buckets: InputBuckets, perspective: Color, from: Square, to: Square) -> bool {
+        buckets.view(perspective, from) != buckets.view(perspective, to)
+    }
 
     /// Every layout's map, written out as the squares of each bucket and
     /// checked against the table; the buckets used are exactly 0..count.
