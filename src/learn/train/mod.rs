@@ -4,9 +4,11 @@
 //!
 //! The net is the engine's shape (`nnue::Shape`) in f32, `model`: 128
 //! wide with one input and one output bucket unless `--input-buckets`,
-//! `--hidden` and `--output-buckets` say otherwise. A batch is split over
-//! threads, each with its own gradient; AdamW then updates every weight,
-//! with a cosine learning-rate schedule over the epochs (`optimiser`).
+//! `--hidden` and `--output-buckets` say otherwise. A batch's gradient is
+//! computed with the hidden layer split over the threads, each thread
+//! taking every position on its columns (`batch`); AdamW then updates
+//! every weight, with a cosine learning-rate schedule over the epochs
+//! (`optimiser`).
 //! Weights are clipped to ±1.98 so that the quantised net can't overflow
 //! (`simd`).
 //!
@@ -15,11 +17,12 @@
 //! continues from it; `checkpoint`) and the quantised net
 //! `net-<epoch>.nnue`.
 //!
-//! Files: `config` (arguments), `model` (the float net, its passes and
-//! quantisation), `optimiser`, `checkpoint`, `augment` (mirrored
-//! positions), and the run loop here.
+//! Files: `config` (arguments), `model` (the float net, one position's
+//! forward pass, quantisation), `batch` (a batch's gradient), `optimiser`,
+//! `checkpoint`, `augment` (mirrored positions), and the run loop here.
 
 mod augment;
+mod batch;
 mod checkpoint;
 mod config;
 mod model;
@@ -99,7 +102,7 @@ pub fn run(config: &Config) -> Result<f32, String> {
         config.epochs,
         config.threads
     );
-    let mut grads = vec![vec![0.0f32; trainer.layout.params]; config.threads];
+    let mut grad = vec![0.0f32; trainer.layout.params];
     let batches = train.len() / config.batch;
     let mut last = trainer.loss(&validation, config.wdl, config.threads);
     eprintln!("epoch {} validation loss {last:.6}", trainer.epoch);
@@ -138,7 +141,7 @@ pub fn run(config: &Config) -> Result<f32, String> {
                     record
                 }
             }));
-            running += trainer.train_batch(&batch, config, lr, &mut grads);
+            running += trainer.train_batch(&batch, config, lr, &mut grad);
             if shown.elapsed().as_secs_f32() >= 5.0 || b + 1 == batches {
                 shown = Instant::now();
                 eprintln!(

@@ -1,6 +1,7 @@
 //! The float net the trainer learns: the engine's shape (`nnue::Shape`)
-//! in f32, its forward and backward passes, and its conversion to and from
-//! the engine's quantised `Network`.
+//! in f32, its forward pass for one position, and its conversion to and
+//! from the engine's quantised `Network`. The passes of a training batch,
+//! split over threads, are `batch`'s.
 //!
 //! The net: `(768 x input buckets -> hidden) x 2 -> output buckets` with
 //! SCReLU (clamp to [0, 1], squared). Its output times `SCALE` (400) is
@@ -71,7 +72,7 @@ impl Layout {
 
     /// The factoriser's row of input `f`, where the net has one.
     #[inline]
-    fn factor_row(&self, f: usize) -> Option<usize> {
+    pub fn factor_row(&self, f: usize) -> Option<usize> {
         self.factor
             .map(|start| start + (f % PIECE_SQUARES) * self.h)
     }
@@ -93,18 +94,6 @@ pub struct Trainer {
     pub(super) step: u64,
     /// Epochs completed.
     pub epoch: usize,
-}
-
-/// What the forward pass leaves for the backward one.
-struct Forward {
-    /// The side to move's active inputs, then the other side's.
-    active: [ArrayVec<usize, 32>; 2],
-    /// The side to move's accumulator (`hidden` values), then the other
-    /// side's.
-    acc: Vec<f32>,
-    /// The output bucket used.
-    bucket: usize,
-    out: f32,
 }
 
 /// The active inputs of a record for the side to move and for the other
@@ -139,7 +128,7 @@ pub(super) fn target(record: &ChessBoard, wdl: f32) -> f32 {
 }
 
 #[inline]
-fn screlu(x: f32) -> f32 {
+pub(super) fn screlu(x: f32) -> f32 {
     let c = x.clamp(0.0, 1.0);
     c * c
 }
@@ -194,14 +183,9 @@ impl Trainer {
         self.layout.params
     }
 
-    /// The float output (centipawns / 400) for a record's side to move.
+    /// The float output (centipawns / 400) for a record's side to move:
+    /// one position's forward pass, as the validation loss reads it.
     pub fn output(&self, record: &ChessBoard) -> f32 {
-        self.forward(record).out
-    }
-
-    /// The forward pass: the side to move's and the other side's active
-    /// inputs and accumulators, and the output.
-    fn forward(&self, record: &ChessBoard) -> Forward {
         let (l, p) = (self.layout, &self.params);
         let active = inputs(self.shape, record);
         let bucket = nnue::output_bucket(record.occ.count_ones(), self.shape.output_buckets);
@@ -214,12 +198,7 @@ impl Trainer {
         for (a, w) in acc.iter().zip(weights) {
             out += screlu(*a) * w;
         }
-        Forward {
-            active,
-            acc,
-            bucket,
-            out,
-        }
+        out
     }
 
     /// The feature biases plus the rows of `active`, into `acc`.
@@ -236,50 +215,6 @@ impl Trainer {
                 }
             }
         }
-    }
-
-    /// Adds the gradient of one record's loss to `grad`; returns the loss.
-    pub(super) fn backprop(&self, record: &ChessBoard, wdl: f32, grad: &mut [f32]) -> f32 {
-        let Forward {
-            active,
-            acc,
-            bucket,
-            out,
-        } = self.forward(record);
-        let (l, p) = (self.layout, &self.params);
-        let h = l.h;
-        let predicted = sigmoid(out);
-        let error = predicted - target(record, wdl);
-        let g = 2.0 * error * predicted * (1.0 - predicted);
-        grad[l.b2 + bucket] += g;
-        let w2 = l.w2 + bucket * 2 * h;
-        let mut d_acc = vec![0.0f32; h];
-        for (side, (acc, active)) in acc.chunks_exact(h).zip(&active).enumerate() {
-            let w2 = w2 + side * h;
-            for j in 0..h {
-                grad[w2 + j] += g * screlu(acc[j]);
-                let x = acc[j];
-                d_acc[j] = if x > 0.0 && x < 1.0 {
-                    g * p[w2 + j] * 2.0 * x
-                } else {
-                    0.0
-                };
-            }
-            for (b, d) in grad[l.b1..l.b1 + h].iter_mut().zip(&d_acc) {
-                *b += d;
-            }
-            for &f in active.iter() {
-                for (w, d) in grad[f * h..(f + 1) * h].iter_mut().zip(&d_acc) {
-                    *w += d;
-                }
-                if let Some(row) = l.factor_row(f) {
-                    for (w, d) in grad[row..row + h].iter_mut().zip(&d_acc) {
-                        *w += d;
-                    }
-                }
-            }
-        }
-        error * error
     }
 
     /// Mean loss over `records`, on `threads` threads.

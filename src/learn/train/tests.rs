@@ -428,10 +428,10 @@ fn a_net_with_input_buckets_trains_and_keeps_its_shape() {
 #[test]
 // Indexing by weight is the point: the reference reads five arrays at `i`.
 #[allow(clippy::needless_range_loop)]
-fn the_update_split_over_threads_is_adamw_on_the_summed_gradient() {
-    // Three threads' gradients for a net with a factoriser (clipped weights
-    // past the output bias): the split update must equal AdamW written out
-    // weight by weight on their sum, clipping included.
+fn the_update_split_over_threads_is_adamw() {
+    // A gradient for a net with a factoriser (clipped weights past the
+    // output bias), the update split over three threads: it must equal
+    // AdamW written out weight by weight, clipping included.
     let shape = Shape {
         input_buckets: InputBuckets::new(4).unwrap(),
         hidden: 16,
@@ -447,23 +447,21 @@ fn the_update_split_over_threads_is_adamw_on_the_summed_gradient() {
         *w = 1.97;
     }
     reference.params.clone_from(&trainer.params);
-    let grads: Vec<Vec<f32>> = (0..3)
-        .map(|_| (0..n).map(|_| random(400.0)).collect())
-        .collect();
+    let grad: Vec<f32> = (0..n).map(|_| random(1200.0)).collect();
     let config = Config {
         lr: 0.05,
+        threads: 3,
         ..Config::default()
     };
     let positions = 100;
     for _ in 0..2 {
-        let mut split = grads.clone();
         trainer.step += 1;
-        trainer.apply_gradient(&mut split, positions, &config, config.lr);
+        trainer.apply_gradient(&grad, positions, &config, config.lr);
         reference.step += 1;
         let t = reference.step as i32;
         let (c1, c2) = (1.0 - 0.9f32.powi(t), 1.0 - 0.999f32.powi(t));
         for i in 0..n {
-            let g = (grads[0][i] + grads[1][i] + grads[2][i]) / positions as f32;
+            let g = grad[i] / positions as f32;
             let m = &mut reference.m[i];
             *m = 0.9 * *m + 0.1 * g;
             let v = &mut reference.v[i];
@@ -511,5 +509,106 @@ fn validation_is_a_share_or_a_count_of_positions() {
     assert_eq!(parse("227667").unwrap().held_out(30_000_000), 227_667);
     for bad in ["0.5", "0.7", "2.5", "-1"] {
         assert!(parse(bad).unwrap_err().contains("--validation"), "{bad}");
+    }
+}
+
+/// One position's gradient written out plainly, over the whole hidden
+/// layer at once: the reference for `batch`'s split passes. Adds to
+/// `grad`; returns the squared error.
+fn reference_gradient(trainer: &Trainer, record: &ChessBoard, wdl: f32, grad: &mut [f32]) -> f32 {
+    let (l, p) = (trainer.layout, &trainer.params);
+    let h = l.h;
+    let active = model::inputs(trainer.shape(), record);
+    let bucket = nnue::output_bucket(record.occ.count_ones(), trainer.shape().output_buckets);
+    let mut acc = vec![0.0f32; 2 * h];
+    for side in 0..2 {
+        for j in 0..h {
+            let mut a = p[l.b1 + j];
+            for &f in &active[side] {
+                a += p[f * h + j] + l.factor_row(f).map_or(0.0, |row| p[row + j]);
+            }
+            acc[side * h + j] = a;
+        }
+    }
+    let out = trainer.output(record);
+    let predicted = model::sigmoid(out);
+    let error = predicted - model::target(record, wdl);
+    let g = 2.0 * error * predicted * (1.0 - predicted);
+    grad[l.b2 + bucket] += g;
+    for side in 0..2 {
+        let w2 = l.w2 + (2 * bucket + side) * h;
+        for j in 0..h {
+            let x = acc[side * h + j];
+            grad[w2 + j] += g * model::screlu(x);
+            let d = if x > 0.0 && x < 1.0 {
+                g * p[w2 + j] * 2.0 * x
+            } else {
+                0.0
+            };
+            grad[l.b1 + j] += d;
+            for &f in &active[side] {
+                grad[f * h + j] += d;
+                if let Some(row) = l.factor_row(f) {
+                    grad[row + j] += d;
+                }
+            }
+        }
+    }
+    error * error
+}
+
+/// The batch's gradient, its hidden layer split over 1 to 5 threads (some
+/// with no columns at all where the net is narrow), equals the sum of the
+/// positions' gradients written out plainly, for plain and bucketed
+/// shapes, over several groups of positions.
+#[test]
+fn the_split_batch_gradient_is_the_sum_of_the_positions_gradients() {
+    use shakmaty::CastlingMode;
+    let mut records = Vec::new();
+    for (i, fen) in crate::bench::bench_fens().enumerate() {
+        let pos = crate::position::Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        for k in 0..7i16 {
+            let result = [
+                trainingdata::GameResult::BlackWins,
+                trainingdata::GameResult::Draw,
+                trainingdata::GameResult::WhiteWins,
+            ][(i + k as usize) % 3];
+            records.push(trainingdata::encode(pos.board(), 97 * k - 240, result));
+        }
+    }
+    assert!(records.len() > 2 * 128, "{} positions", records.len());
+    let shapes = [(1, 32, 1), (4, 48, 8), (16, 16, 8)];
+    for (buckets, hidden, outputs) in shapes {
+        let shape = Shape {
+            input_buckets: InputBuckets::new(buckets).unwrap(),
+            hidden,
+            output_buckets: outputs,
+        };
+        let mut trainer = Trainer::new(5, shape);
+        // Bucket rows of their own too, not only the factoriser's.
+        for (i, w) in trainer.params[..trainer.layout.b1].iter_mut().enumerate() {
+            *w += ((i * 7919) % 101) as f32 * 0.0004 - 0.02;
+        }
+        let mut reference = vec![0.0f32; trainer.parameters()];
+        let reference_loss: f32 = records
+            .iter()
+            .map(|r| reference_gradient(&trainer, r, 0.3, &mut reference))
+            .sum();
+        let nonzero = reference.iter().filter(|&&g| g != 0.0).count();
+        assert!(nonzero > 5_000, "{shape}: {nonzero} nonzero");
+        for threads in 1..=5 {
+            let mut grad = vec![f32::NAN; trainer.parameters()];
+            let loss = trainer.batch_gradient(&records, 0.3, threads, &mut grad);
+            assert!(
+                (loss - reference_loss).abs() <= 1e-4 * reference_loss,
+                "{shape}"
+            );
+            for (i, (a, b)) in grad.iter().zip(&reference).enumerate() {
+                assert!(
+                    (a - b).abs() <= 1e-4 * (b.abs() + 1e-3),
+                    "{shape}, {threads} threads, parameter {i}: {a} against {b}"
+                );
+            }
+        }
     }
 }
