@@ -23,7 +23,8 @@
 //! one row an input instead of two; the common share's gradient is the sum
 //! of its buckets' gradients, taken at the end. That halves the row
 //! traffic of such nets (4 input buckets x 512: 98 k -> 170 k positions a
-//! second on 2 threads).
+//! second on 2 threads). A net without buckets has its columns copied the
+//! same way, so that every thread reads its rows whole and contiguous.
 //!
 //! The output is a sum over every hidden unit, so it needs every thread's
 //! share. Positions go in groups: a thread runs the forward pass of a
