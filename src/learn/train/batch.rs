@@ -114,16 +114,19 @@ impl Trainer {
                 target: target(r, wdl),
             })
             .collect();
-        let threads = threads.max(1);
+        // Every thread gets at least one line of columns (a narrow net
+        // takes fewer threads), so no thread has an empty share.
         let lines = l.h / LINE;
+        let threads = threads.clamp(1, lines);
+        let rows = Rows::of(l, buckets);
         let bounds: Vec<usize> = (0..=threads).map(|t| lines * t / threads * LINE).collect();
 
         // The gradient as rows of `h`, each row cut into the threads'
         // columns: thread t owns `columns[t][row]`.
-        let (rows, rest) = grad.split_at_mut(l.b2);
+        let (before_output_bias, rest) = grad.split_at_mut(l.b2);
         let (output_bias, factor) = rest.split_at_mut(buckets);
         let mut columns: Vec<Vec<&mut [f32]>> = (0..threads).map(|_| Vec::new()).collect();
-        for row in rows
+        for row in before_output_bias
             .chunks_exact_mut(l.h)
             .chain(factor.chunks_exact_mut(l.h))
         {
@@ -150,7 +153,7 @@ impl Trainer {
                 .map(|(t, grad)| {
                     let work = Columns {
                         trainer: self,
-                        rows: Rows::of(l, buckets),
+                        rows,
                         thread: t,
                         threads,
                         range: bounds[t]..bounds[t + 1],
@@ -213,7 +216,7 @@ impl Columns<'_> {
             for (i, sample) in group.iter().enumerate() {
                 let mut out = 0.0f32;
                 for (side, acc) in accs[i * 2 * w..(i + 1) * 2 * w]
-                    .chunks_exact_mut(w.max(1))
+                    .chunks_exact_mut(w)
                     .enumerate()
                 {
                     acc.copy_from_slice(&p[cols(l.b1)]);
@@ -238,9 +241,6 @@ impl Columns<'_> {
                 if let Some(totals) = &mut totals {
                     totals.output_bias[sample.bucket] += g;
                     totals.loss += error * error;
-                }
-                if w == 0 {
-                    continue;
                 }
                 for (side, acc) in accs[i * 2 * w..(i + 1) * 2 * w].chunks_exact(w).enumerate() {
                     let output_row = self.rows.output + 2 * sample.bucket + side;
@@ -269,9 +269,9 @@ impl Columns<'_> {
         // its gradient is the sum of theirs.
         if l.factor.is_some() {
             let (own, factor) = sums.split_at_mut(self.rows.factor * w);
-            for (k, shared) in factor.chunks_exact_mut(w.max(1)).enumerate() {
+            for (k, shared) in factor.chunks_exact_mut(w).enumerate() {
                 for bucket_row in own[..inputs * w]
-                    .chunks_exact(w.max(1))
+                    .chunks_exact(w)
                     .skip(k)
                     .step_by(PIECE_SQUARES)
                 {

@@ -557,10 +557,10 @@ fn reference_gradient(trainer: &Trainer, record: &ChessBoard, wdl: f32, grad: &m
     error * error
 }
 
-/// The batch's gradient, its hidden layer split over 1 to 5 threads (some
-/// with no columns at all where the net is narrow), equals the sum of the
-/// positions' gradients written out plainly, for plain and bucketed
-/// shapes, over several groups of positions.
+/// The batch's gradient, its hidden layer split over 1 to 5 threads (a
+/// net too narrow for them takes fewer), equals the sum of the positions'
+/// gradients written out plainly, for plain and bucketed shapes, over
+/// several groups of positions.
 #[test]
 fn the_split_batch_gradient_is_the_sum_of_the_positions_gradients() {
     use shakmaty::CastlingMode;
