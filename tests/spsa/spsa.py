@@ -25,7 +25,8 @@ values and schedule, the iterations done and the random generator. It is
 rewritten after every pair, so a run stopped at any moment (a session's
 end, Ctrl-C) loses at most the pair in play; the same command resumes it.
 Beside it, `<state>.csv` gets a line per iteration: the parameters' path.
-`--report` prints where the values stand against their start.
+`--report` prints where the values stand against their start, and
+`--apply src/params.rs` writes them, rounded, as the new defaults.
 
 Needs python-chess (pip install chess) to play; the algorithm itself (the
 functions above `play_pair`) does not, and tests/spsa/test_spsa.py checks
@@ -135,6 +136,27 @@ def report(state):
         print(f"{p['name']:32} {p['start']:8.0f} -> {p['value']:9.2f}  ({change:+.1f} c_end){edge}")
 
 
+def apply_to_source(state, text):
+    """`src/params.rs` with each tuned parameter's default set to its value, rounded.
+
+    Returns the new text and the changes as (name, old, new); a parameter of
+    the state that the file does not define is an error, so that a renamed
+    one is never silently left behind."""
+    import re
+    changes = []
+    for p in state["params"]:
+        pattern = re.compile(r"^(\s*" + re.escape(p["name"]) + r" = )(-?\d+)(, -?\d+\.\.=-?\d+, step \d+;)$",
+                             re.MULTILINE)
+        match = pattern.search(text)
+        if match is None:
+            raise ValueError(f"{p['name']} is not defined in the parameters' source")
+        old, new = int(match.group(2)), int(round(p["value"]))
+        if old != new:
+            changes.append((p["name"], old, new))
+        text = text[:match.start(2)] + str(new) + text[match.end(2):]
+    return text, changes
+
+
 # --- games -----------------------------------------------------------------------------------
 
 def play_game(chess, engines, fen, plus_is_white, limit, clock, inc, max_plies, game_id):
@@ -229,11 +251,23 @@ def main():
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--concurrency", type=int, default=1, help="pairs at once (two cores each)")
     ap.add_argument("--report", action="store_true", help="print the state and exit")
+    ap.add_argument("--apply", metavar="PARAMS_RS",
+                    help="write the state's values, rounded, as the defaults in this file (src/params.rs) and exit")
     args = ap.parse_args()
 
     if args.report:
         state, _ = load(args.state)
         report(state)
+        return
+    if args.apply:
+        state, _ = load(args.state)
+        with open(args.apply) as f:
+            text, changes = apply_to_source(state, f.read())
+        with open(args.apply, "w") as f:
+            f.write(text)
+        for name, old, new in changes:
+            print(f"{name}: {old} -> {new}")
+        print(f"{len(changes)} of {len(state['params'])} defaults changed in {args.apply}")
         return
     if not args.engine or not args.openings or (args.tc is None) == (args.nodes is None):
         ap.error("give --engine, --openings and one of --tc or --nodes")

@@ -106,5 +106,35 @@ class Step(unittest.TestCase):
                 spsa.parse_openbench([bad])
 
 
+class Apply(unittest.TestCase):
+    SOURCE = (
+        "params! {\n"
+        "    /// The margin.\n"
+        "    rfp_margin = 80, 30..=160, step 8;\n"
+        "    lmr_base = 75, 0..=150, step 8;\n"
+        "    nmp_min_depth = 3, 1..=6, step 1;\n"
+        "    time_soft_share = 65, 40..=90, step 4;\n"
+        "}\n"
+    )
+
+    def test_values_become_the_rounded_defaults(self):
+        st = spsa.new_state(spsa.parse_openbench(LINES), 1000, seed=7)
+        st["params"][0]["value"] = 91.6
+        st["params"][1]["value"] = 74.7
+        st["params"][2]["value"] = 2.4
+        text, changes = spsa.apply_to_source(st, self.SOURCE)
+        self.assertIn("    rfp_margin = 92, 30..=160, step 8;\n", text)
+        self.assertIn("    lmr_base = 75, 0..=150, step 8;\n", text)
+        self.assertIn("    nmp_min_depth = 2, 1..=6, step 1;\n", text)
+        # What the state does not tune is left as it was.
+        self.assertIn("    time_soft_share = 65, 40..=90, step 4;\n", text)
+        self.assertEqual(changes, [("rfp_margin", 80, 92), ("nmp_min_depth", 3, 2)])
+
+    def test_a_parameter_the_source_lacks_is_an_error(self):
+        st = spsa.new_state(spsa.parse_openbench(LINES + ["gone, int, 5, 0, 10, 1, 0.002"]), 1000, seed=7)
+        with self.assertRaises(ValueError):
+            spsa.apply_to_source(st, self.SOURCE)
+
+
 if __name__ == "__main__":
     unittest.main()
