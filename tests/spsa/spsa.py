@@ -23,7 +23,8 @@ pair for pair).
 The state file holds everything the run needs to go on: the parameters'
 values and schedule, the iterations done and the random generator. It is
 rewritten after every pair, so a run stopped at any moment (a session's
-end, Ctrl-C) loses at most the pair in play; the same command resumes it.
+end, a kill) loses at most the pairs in play; Ctrl-C or SIGTERM lets those
+finish first. The same command resumes it.
 Beside it, `<state>.csv` gets a line per iteration: the parameters' path.
 `--report` prints where the values stand against their start, and
 `--apply src/params.rs` writes them, rounded, as the new defaults.
@@ -38,6 +39,7 @@ import json
 import math
 import os
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -317,10 +319,24 @@ def main():
     counts = {"started": 0, "in_flight": 0}
     failures = []
 
+    # Ctrl-C or SIGTERM: no new pair starts, the pairs in play finish and are
+    # saved, and the run ends as if its planned pairs were done (a second
+    # signal ends it at once, losing the pairs in play).
+    stopping = threading.Event()
+
+    def stop(signum, frame):
+        if stopping.is_set():
+            raise KeyboardInterrupt
+        stopping.set()
+        print("stopping: the pairs in play finish first", file=sys.stderr)
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+
     def worker(pair_slots, path):
         while True:
             with lock:
-                if failures or state["done"] + counts["in_flight"] >= state["iterations"] \
+                if failures or stopping.is_set() \
+                        or state["done"] + counts["in_flight"] >= state["iterations"] \
                         or (args.pairs is not None and counts["started"] >= args.pairs):
                     return
                 steps = perturbation(state, rng)
