@@ -160,12 +160,14 @@ params! {
     lmr_divisor = 225, 150..=400, step 12;
     /// A ply less or more per this much quiet history.
     lmr_history_divisor = 8192, 4096..=16384, step 512;
-    /// Plies less at a PV node ...
-    lmr_pv = 1, 0..=3, step 1;
+    /// Plies less at a PV node ... (the ranges of this and
+    /// `lmr_not_improving` reach -1, a ply the other way, because SPSA run 1
+    /// drove both toward 0: issue 45 widens a bound a tuned value reaches)
+    lmr_pv = 1, -1..=3, step 1;
     /// ... for a killer or the counter-move ...
     lmr_refutation = 1, 0..=3, step 1;
     /// ... and more where the position isn't improving ...
-    lmr_not_improving = 1, 0..=3, step 1;
+    lmr_not_improving = 1, -1..=3, step 1;
     /// ... and at an expected cut-node.
     lmr_cut_node = 2, 0..=4, step 1;
 
