@@ -39,6 +39,7 @@ import json
 import math
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -144,18 +145,18 @@ def apply_to_source(state, text):
     Returns the new text and the changes as (name, old, new); a parameter of
     the state that the file does not define is an error, so that a renamed
     one is never silently left behind."""
-    import re
     changes = []
     for p in state["params"]:
-        pattern = re.compile(r"^(\s*" + re.escape(p["name"]) + r" = )(-?\d+)(, -?\d+\.\.=-?\d+, step \d+;)$",
+        pattern = re.compile(r"^\s*" + re.escape(p["name"]) + r" = (-?\d+), -?\d+\.\.=-?\d+, step \d+;$",
                              re.MULTILINE)
         match = pattern.search(text)
         if match is None:
             raise ValueError(f"{p['name']} is not defined in the parameters' source")
-        old, new = int(match.group(2)), int(round(p["value"]))
+        # The default becomes what the engine was sent for this value.
+        old, new = int(match.group(1)), engine_value(p, p["value"])
         if old != new:
             changes.append((p["name"], old, new))
-        text = text[:match.start(2)] + str(new) + text[match.end(2):]
+        text = text[:match.start(1)] + str(new) + text[match.end(1):]
     return text, changes
 
 
