@@ -8,6 +8,12 @@
 #   tests/strength/calibrate.sh                  # 1400 1700 2000 2300 2400
 #   tests/strength/calibrate.sh 1400 2000        # some levels only
 #   GAMES=20 TC=5+0.05 tests/strength/calibrate.sh 1400   # a quick look
+#   tests/strength/calibrate.sh full@2600 full@2850   # where the range ends
+#
+# A level `full@E` plays Lasker at full strength (UCI_LimitStrength off)
+# against Stockfish at E: how far up Stockfish's range Lasker's top row can
+# go. A plain level must lie in Lasker's own UCI_Elo range (it refuses a
+# value outside it and would play at its old one).
 #
 # Run from the repository root after `make`. Settings (environment):
 # LASKER (./lasker), STOCKFISH (/usr/games/stockfish, Debian's 15.1: its
@@ -35,23 +41,44 @@ for tool in "$lasker" "$stockfish"; do
 done
 echo "uci" | "$stockfish" | grep -q "option name UCI_Elo" \
   || { echo "calibrate.sh: $stockfish has no UCI_Elo" >&2; exit 1; }
+# Lasker's UCI_Elo range, from its own `uci` answer.
+read -r lasker_min lasker_max < <(echo "uci" | "$lasker" 2>/dev/null \
+  | sed -n 's/^option name UCI_Elo type spin default [0-9]* min \([0-9]*\) max \([0-9]*\).*/\1 \2/p')
+[ -n "${lasker_max:-}" ] || { echo "calibrate.sh: $lasker has no UCI_Elo" >&2; exit 1; }
+for level in "${levels[@]}"; do
+  case "$level" in
+    full@[0-9]*) ;;
+    *[!0-9]* | "") echo "calibrate.sh: $level is neither E nor full@E" >&2; exit 1 ;;
+    *) if [ "$level" -lt "$lasker_min" ] || [ "$level" -gt "$lasker_max" ]; then
+         echo "calibrate.sh: $lasker's UCI_Elo runs $lasker_min..$lasker_max, not $level (full@$level plays it at full strength)" >&2
+         exit 1
+       fi ;;
+  esac
+done
 mkdir -p "$out"
 
-for elo in "${levels[@]}"; do
-  echo "== UCI_Elo $elo: $games games at $tc" >&2
+for level in "${levels[@]}"; do
+  elo=${level#full@}
+  if [ "$level" = "$elo" ]; then
+    lasker_opts=(--opt1 UCI_LimitStrength=true --opt1 "UCI_Elo=$elo")
+    echo "== UCI_Elo $elo: $games games at $tc" >&2
+  else
+    lasker_opts=()
+    echo "== Lasker at full strength against Stockfish at UCI_Elo $elo: $games games at $tc" >&2
+  fi
   python3 "$match" --engine "$lasker" --engine "$stockfish" \
-    --opt1 UCI_LimitStrength=true --opt1 "UCI_Elo=$elo" \
+    "${lasker_opts[@]}" \
     --opt2 UCI_LimitStrength=true --opt2 "UCI_Elo=$elo" \
     --tc "$tc" --games "$games" --openings "$openings" \
-    --concurrency "$concurrency" --seed "$seed" --pgn "$out/elo-$elo.pgn" \
-    | tee "$out/elo-$elo.log"
+    --concurrency "$concurrency" --seed "$seed" --pgn "$out/elo-$level.pgn" \
+    | tee "$out/elo-$level.log"
 done
 
 # match.py's summary: "A vs B: N games, W.. D.. L.., score S, elo E +/- R, LOS P"
 echo
 echo "| UCI_Elo | games | W D L (Lasker) | score | Elo (Lasker − Stockfish) | LOS |"
 echo "|---:|---:|---|---:|---:|---:|"
-for elo in "${levels[@]}"; do
-  sed -n "s/.* \([0-9]*\) games, W\([0-9]*\) D\([0-9]*\) L\([0-9]*\), score \([0-9.]*\), elo \([-+0-9.]*\) +\/- \([0-9.a-z]*\), LOS \([0-9.]*\)/| $elo | \1 | W\2 D\3 L\4 | \5 | \6 ± \7 | \8 |/p" \
-    "$out/elo-$elo.log"
+for level in "${levels[@]}"; do
+  sed -n "s/.* \([0-9]*\) games, W\([0-9]*\) D\([0-9]*\) L\([0-9]*\), score \([0-9.]*\), elo \([-+0-9.]*\) +\/- \([0-9.a-z]*\), LOS \([0-9.]*\)/| $level | \1 | W\2 D\3 L\4 | \5 | \6 ± \7 | \8 |/p" \
+    "$out/elo-$level.log"
 done
