@@ -46,14 +46,14 @@ read -r lasker_min lasker_max < <(echo "uci" | "$lasker" 2>/dev/null \
   | sed -n 's/^option name UCI_Elo type spin default [0-9]* min \([0-9]*\) max \([0-9]*\).*/\1 \2/p')
 [ -n "${lasker_max:-}" ] || { echo "calibrate.sh: $lasker has no UCI_Elo" >&2; exit 1; }
 for level in "${levels[@]}"; do
-  case "$level" in
-    full@[0-9]*) ;;
-    *[!0-9]* | "") echo "calibrate.sh: $level is neither E nor full@E" >&2; exit 1 ;;
-    *) if [ "$level" -lt "$lasker_min" ] || [ "$level" -gt "$lasker_max" ]; then
-         echo "calibrate.sh: $lasker's UCI_Elo runs $lasker_min..$lasker_max, not $level (full@$level plays it at full strength)" >&2
-         exit 1
-       fi ;;
+  elo=${level#full@}
+  case "$elo" in
+    "" | *[!0-9]*) echo "calibrate.sh: $level is neither E nor full@E" >&2; exit 1 ;;
   esac
+  if [ "$level" = "$elo" ] && { [ "$elo" -lt "$lasker_min" ] || [ "$elo" -gt "$lasker_max" ]; }; then
+    echo "calibrate.sh: $lasker's UCI_Elo runs $lasker_min..$lasker_max, not $elo (full@$elo plays it at full strength)" >&2
+    exit 1
+  fi
 done
 mkdir -p "$out"
 
