@@ -217,14 +217,19 @@ mod tests {
             ..Default::default()
         };
         let b = TimeBudget::new(&l, Color::White, 30);
-        assert_eq!(b.optimum, Some(Duration::from_millis(9_970 / 30 + 75)));
+        let moves_to_go = params::time_moves_to_go() as u64;
+        let credit = 100 * params::time_increment_share() as u64 / 100;
+        assert_eq!(
+            b.optimum,
+            Some(Duration::from_millis(9_970 / moves_to_go + credit))
+        );
         // No increment: nothing changes.
         let l = Limits {
             wtime: Some(500),
             ..Default::default()
         };
         let b = TimeBudget::new(&l, Color::White, 30);
-        assert_eq!(b.optimum, Some(Duration::from_millis(470 / 30)));
+        assert_eq!(b.optimum, Some(Duration::from_millis(470 / moves_to_go)));
     }
 
     #[test]
