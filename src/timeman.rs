@@ -218,10 +218,11 @@ mod tests {
         };
         let b = TimeBudget::new(&l, Color::White, 30);
         let moves_to_go = params::time_moves_to_go() as u64;
-        let credit = 100 * params::time_increment_share() as u64 / 100;
+        // The whole credit: `time_increment_share` percent of 100 ms.
+        let full_credit = params::time_increment_share() as u64;
         assert_eq!(
             b.optimum,
-            Some(Duration::from_millis(9_970 / moves_to_go + credit))
+            Some(Duration::from_millis(9_970 / moves_to_go + full_credit))
         );
         // No increment: nothing changes.
         let l = Limits {
