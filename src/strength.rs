@@ -34,10 +34,11 @@ use crate::timeman::Limits;
 
 /// `UCI_Elo`'s range on the scale it is calibrated against, Stockfish
 /// 15.1's `UCI_Elo` at 10+0.1: from that scale's bottom up to where
-/// Lasker's full strength lies on it (docs/strength.md). Stockfish's own
-/// range goes on to 2850, which Lasker can't reach.
+/// Lasker's full strength lies on it (docs/strength.md: 0.4.0 at full
+/// strength scored 45% against Stockfish at 2850, its top). `MAX_ELO` is
+/// full strength.
 pub const MIN_ELO: i64 = 1350;
-pub const MAX_ELO: i64 = 2400;
+pub const MAX_ELO: i64 = 2700;
 /// Stockfish's default too: the weakest level.
 pub const DEFAULT_ELO: i64 = MIN_ELO;
 
@@ -85,7 +86,11 @@ struct Anchor {
 /// inside the band. The top row is Lasker at full strength (one line, no
 /// choice, a budget no clock reaches): with net 3 it scored -169 +/- 91 Elo
 /// against Stockfish at 2600, -179 +/- 151 against it at 2850, and -21 +/-
-/// 59 (47.0%) against it at 2400; with net 8, +45 +/- 58 (56.5%) at 2400.
+/// 59 (47.0%) against it at 2400; with net 8, +45 +/- 58 (56.5%) at 2400;
+/// with net 16 and the tuned search (0.4.0), +63 +/- 78 at 2600 (50
+/// games) and -38 +/- 55 (44.5%) at 2850, so the top moved from 2400 to
+/// 2700, and the levels from 2300 up to it are the line between the 2300
+/// row and full strength until they are calibrated.
 const LEVELS: [Anchor; 5] = [
     Anchor {
         elo: 1350,
@@ -108,7 +113,7 @@ const LEVELS: [Anchor; 5] = [
         weakness: 33,
     },
     Anchor {
-        elo: 2400,
+        elo: 2700,
         nodes: 50_000_000,
         weakness: 0,
     },

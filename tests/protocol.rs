@@ -1286,7 +1286,7 @@ fn eval_file_refuses_bad_nets_and_keeps_the_current_one() {
 // ---------------------------------------------------------------------------
 
 const MIN_ELO: u32 = 1350;
-const MAX_ELO: u32 = 2400;
+const MAX_ELO: u32 = 2700;
 
 /// An engine set to play at `elo`, its choices seeded with `seed`.
 fn limited_engine(elo: u32, seed: u64) -> Engine {
@@ -1375,7 +1375,7 @@ fn limited_strength_plays_legal_moves_at_one_millisecond() {
 fn weak_levels_choose_among_lines_and_the_top_searches_one() {
     let mode = CastlingMode::Standard;
     let pos = position(KIWIPETE, &[], mode);
-    for (elo, lines) in [(MIN_ELO, 4), (2000, 4), (2300, 4), (MAX_ELO, 1)] {
+    for (elo, lines) in [(MIN_ELO, 4), (2000, 4), (2300, 4), (2600, 4), (MAX_ELO, 1)] {
         let mut e = limited_engine(elo, 5);
         e.send(&format!("position fen {KIWIPETE}"));
         let out = e.go("go movetime 300");
