@@ -5,7 +5,7 @@
 # scores outside 50% ± 10% wants its row of `LEVELS` (src/strength.rs)
 # moved: fewer nodes or more weakness where Lasker scores too much.
 #
-#   tests/strength/calibrate.sh                  # 1400 1700 2000 2300 2400 2500 2600 2700
+#   tests/strength/calibrate.sh                  # 1400 1700 2000 2300, each 100 from 2400 to the top
 #   tests/strength/calibrate.sh 1400 2000        # some levels only
 #   GAMES=20 TC=5+0.05 tests/strength/calibrate.sh 1400   # a quick look
 #   tests/strength/calibrate.sh full@2600 full@2850   # where the range ends
@@ -17,7 +17,7 @@
 #
 # Run from the repository root after `make`. Settings (environment):
 # LASKER (./lasker), STOCKFISH (/usr/games/stockfish, Debian's 15.1: its
-# UCI_Elo runs 1350..2850; Lasker's to 2700), GAMES (100 a level), TC (10+0.1),
+# UCI_Elo runs 1350..2850; Lasker's to its MAX_ELO), GAMES (100 a level), TC (10+0.1),
 # CONCURRENCY (2), OPENINGS (../shared/suites/openings_8moves_v3.epd),
 # SEED (7, the passes' seed: which openings, in which order),
 # OUT (calibration/: a PGN and a log per level), MATCH
@@ -34,7 +34,6 @@ seed=${SEED:-7}
 openings=${OPENINGS:-../shared/suites/openings_8moves_v3.epd}
 out=${OUT:-calibration}
 match=${MATCH:-../shared/tools/match.py}
-if [ "$#" -gt 0 ]; then levels=("$@"); else levels=(1400 1700 2000 2300 2400 2500 2600 2700); fi
 
 for tool in "$lasker" "$stockfish"; do
   [ -x "$tool" ] || { echo "calibrate.sh: no engine at $tool" >&2; exit 1; }
@@ -45,6 +44,15 @@ echo "uci" | "$stockfish" | grep -q "option name UCI_Elo" \
 read -r lasker_min lasker_max < <(echo "uci" | "$lasker" 2>/dev/null \
   | sed -n 's/^option name UCI_Elo type spin default [0-9]* min \([0-9]*\) max \([0-9]*\).*/\1 \2/p')
 [ -n "${lasker_max:-}" ] || { echo "calibrate.sh: $lasker has no UCI_Elo" >&2; exit 1; }
+# By default every row of the table's lower part, then each hundred up to
+# Lasker's top (its UCI_Elo maximum, full strength), so the list follows
+# `MAX_ELO` wherever it moves.
+if [ "$#" -gt 0 ]; then
+  levels=("$@")
+else
+  levels=(1400 1700 2000 2300)
+  for ((elo = 2400; elo <= lasker_max; elo += 100)); do levels+=("$elo"); done
+fi
 for level in "${levels[@]}"; do
   elo=${level#full@}
   case "$elo" in
