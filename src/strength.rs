@@ -89,7 +89,7 @@ struct Anchor {
 /// 59 (47.0%) against it at 2400; with net 8, +45 +/- 58 (56.5%) at 2400;
 /// with net 16 and the tuned search (0.4.0), +63 +/- 78 at 2600 (50
 /// games) and -38 +/- 55 (44.5%) at 2850, so the top moved from 2400 to
-/// 2700. With 0.4.0 the old rows played far above their numbers (1400:
+/// 2700; with it the old rows played far above their numbers (1400:
 /// +111), so pass 10 (session 30) moved every row below the top down: to
 /// the old mapping's value 100 Elo below its level (2300: 80), then,
 /// where that missed, to where the two results' line crosses 50% (1400).
