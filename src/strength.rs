@@ -95,9 +95,16 @@ struct Anchor {
 /// where that missed, to where the two results' line crosses 50% (1400).
 /// Played with 0.4.0's search and net: 1400 +53, 1700 +24, 2000 -67 and
 /// 2300 +70 (these two at the band's edges). 2400 is a row of its own, so
-/// that refitting 2300 does not move it; 2500 and 2600 lie on the line
-/// from it to full strength until they are calibrated.
-const LEVELS: [Anchor; 6] = [
+/// that refitting 2300 does not move it. Pass 11 (session 31) played 2500
+/// and 2600 on the line from 2400 to full strength: 2500 (weakness 26)
+/// scored -56, inside the band, and keeps that row; 2600 (weakness 13)
+/// -96. From 2500 up the clock, not the budget, ends the search, and a
+/// weakness this low picks a worse line only a few centipawns behind: what
+/// weakens these rows is mostly the four lines' cost in depth. So 2600
+/// keeps four lines and plays the best of them (weakness 1 never picks
+/// another), the strongest a four-line row can be: it scored -52, inside
+/// the band.
+const LEVELS: [Anchor; 8] = [
     Anchor {
         elo: 1350,
         nodes: 178,
@@ -122,6 +129,16 @@ const LEVELS: [Anchor; 6] = [
         elo: 2400,
         nodes: 250_000,
         weakness: 39,
+    },
+    Anchor {
+        elo: 2500,
+        nodes: 1_462_009,
+        weakness: 26,
+    },
+    Anchor {
+        elo: 2600,
+        nodes: 8_549_880,
+        weakness: 1,
     },
     Anchor {
         elo: 2700,
