@@ -68,7 +68,7 @@ define compile
 			done; \
 			"$(PGO_TOOL)" merge -o "$$dir/pgo.profdata" "$$dir/pgo-raw"; \
 		fi; \
-		RUSTFLAGS="$$flags -C profile-use=$$dir/pgo.profdata" $(CARGO) build --release $(FEATURE_ARGS) --target $(HOST) --target-dir "$$dir/pgo-use"; \
+		LASKER_PGO=1 RUSTFLAGS="$$flags -C profile-use=$$dir/pgo.profdata" $(CARGO) build --release $(FEATURE_ARGS) --target $(HOST) --target-dir "$$dir/pgo-use"; \
 		cp "$$dir/pgo-use/$(HOST)/release/lasker" "$(3)"; \
 	else \
 		echo "make: $(3): plain build for $(1) ($(if $(PGO_TOOL),this CPU can't run $(1) code to profile it,$(PGO_WHY)))"; \

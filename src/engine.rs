@@ -15,13 +15,14 @@ use crossbeam_channel::Sender;
 use log::debug;
 use shakmaty::Position as _;
 
+use crate::channel;
 use crate::nnue::Network;
 use crate::position::Position;
 use crate::score::format_score;
 use crate::search::{
     Control, RootMove, SearchMemory, SearchResult, SearchSetup, Searcher, Techniques, best_thread,
 };
-use crate::strength::{self, Strength};
+use crate::strength::Strength;
 use crate::tablebase::Syzygy;
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::TranspositionTable;
@@ -121,7 +122,7 @@ impl Engine {
                 let best = result.best.map_or("0000".to_string(), |m| result.uci(m));
                 let ponder = result.ponder.map(|m| format!(" ponder {}", result.uci(m)));
                 flags.finished.store(true, Ordering::SeqCst);
-                println!("bestmove {best}{}", ponder.unwrap_or_default());
+                channel::send(&format!("bestmove {best}{}", ponder.unwrap_or_default()));
                 let _ = done.send(SearchFinished);
             })
             .expect("spawning the search thread");
@@ -225,9 +226,12 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         s.level.restrict(&mut limits);
         threads = 1;
         if s.level.chooses() {
-            multipv = multipv.max(strength::CANDIDATE_LINES);
+            multipv = multipv.max(s.level.lines);
         }
         debug!("strength: {s:?}");
+    }
+    if position.board().legal_moves().len() == 1 {
+        limits.shorten_for_forced_move(position.turn());
     }
     let budget = TimeBudget::new(&limits, position.turn(), move_overhead_ms);
     debug!(
@@ -380,13 +384,13 @@ fn report_played_line(
     } else {
         String::new()
     };
-    println!(
+    channel::send(&format!(
         "info depth {} score {}{wdl} nodes {nodes} nps {} time {ms} pv {}",
         result.depth,
         format_score(result.score),
         nodes * 1000 / ms.max(1),
         pv.join(" ")
-    );
+    ));
 }
 
 #[cfg(test)]

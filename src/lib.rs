@@ -19,6 +19,8 @@
 //! search path.
 
 pub mod bench;
+pub mod build;
+pub mod channel;
 pub mod engine;
 pub mod epd;
 pub mod eval_cache;

@@ -28,6 +28,14 @@ fn main() {
         Some("convert") => Some(lasker::learn::data::convert(&args[1..])),
         Some("fit-wdl") => Some(lasker::learn::wdl_fit::run(&args[1..])),
         Some("spsa") => Some(spsa()),
+        Some("--version" | "-V" | "version") => {
+            println!("{}", lasker::build::version_text());
+            Some(Ok(()))
+        }
+        Some("--help" | "-h" | "help") => {
+            println!("{}", lasker::build::HELP);
+            Some(Ok(()))
+        }
         _ => None,
     };
     if let Some(outcome) = tool {

@@ -8,8 +8,9 @@
 //!   starts no iteration past the budget, and stops at `HARD_NODES_FACTOR`
 //!   times it); the clock's time budget applies as always, so a limited
 //!   search can only finish sooner;
-//! - it ranks `CANDIDATE_LINES` root moves (MultiPV lines, whatever
-//!   `MultiPV` says; all of them are reported), unless its weakness is 0
+//! - it ranks a few root moves (MultiPV lines, whatever `MultiPV` says;
+//!   all of them are reported): `CANDIDATE_LINES` from Stockfish's range
+//!   up, more for the beginners' levels below it, unless its weakness is 0
 //!   (the top levels: the node budget alone weakens, and one line costs
 //!   less than four);
 //! - the move played is chosen among those lines by Stockfish's rule: each
@@ -23,10 +24,12 @@
 //! or by the hidden option `StrengthSeed` (the same seed, position and
 //! commands give the same moves: tests).
 //!
-//! What `UCI_Elo` means is one table, `LEVELS`: node budget and weakness
-//! at a few Elo values, interpolated between them, calibrated against
-//! Stockfish 15.1's `UCI_Elo` at 10+0.1 (docs/strength.md gives the
-//! matches; a new calibration changes only this table).
+//! What `UCI_Elo` means is one table, `LEVELS`: node budget, weakness and
+//! lines at a few Elo values, interpolated between them, calibrated against
+//! Stockfish 15.1's `UCI_Elo` at 10+0.1 and, below its range, each beginners'
+//! row against the one above (docs/strength.md gives the matches; a new
+//! calibration changes only this table). `Skill Level` 0-20 is a step along
+//! the same table (`elo_for_skill`).
 
 use crate::rng::Rng;
 use crate::score::{INFINITY, TB_WIN_BOUND};
@@ -37,13 +40,31 @@ use crate::timeman::Limits;
 /// Lasker's full strength lies on it (docs/strength.md: 0.4.0 at full
 /// strength scored 45% against Stockfish at 2850, its top). `MAX_ELO` is
 /// full strength.
-pub const MIN_ELO: i64 = 1350;
+///
+/// Below Stockfish's range (its bottom is 1350) the levels are for
+/// beginners, down to `MIN_ELO`, each calibrated against the level above
+/// it (docs/strength.md).
+pub const MIN_ELO: i64 = 600;
 pub const MAX_ELO: i64 = 2700;
-/// Stockfish's default too: the weakest level.
-pub const DEFAULT_ELO: i64 = MIN_ELO;
+/// The bottom of Stockfish's range, where its `UCI_Elo` starts too: a GUI
+/// that turns `UCI_LimitStrength` on without an Elo gets a club player,
+/// not a beginner.
+pub const DEFAULT_ELO: i64 = 1350;
 
-/// The root moves a limited search ranks and chooses among (Stockfish's
-/// skill levels take 4).
+/// `Skill Level` (Stockfish's option, which many apps and wrappers send):
+/// 0 to `MAX_SKILL`, each step the same share of the `UCI_Elo` range, from
+/// `MIN_ELO` at 0 to full strength at `MAX_SKILL`.
+pub const MAX_SKILL: i64 = 20;
+
+/// The `UCI_Elo` that `Skill Level` `skill` plays at.
+pub fn elo_for_skill(skill: i64) -> i64 {
+    let skill = skill.clamp(0, MAX_SKILL);
+    MIN_ELO + (MAX_ELO - MIN_ELO) * skill / MAX_SKILL
+}
+
+/// The root moves a limited search ranks and chooses among from the
+/// beginners' levels up (Stockfish's skill levels take 4); the beginners'
+/// rows take more (`Anchor::lines`).
 pub const CANDIDATE_LINES: usize = 4;
 
 /// A limited search is stopped outright at this many times its node budget
@@ -60,12 +81,14 @@ const WEAKNESS_SCALE: i64 = 128;
 const MAX_RANDOM_SPREAD: i32 = 60;
 
 /// One row of the table: at `elo`, a search of `nodes` (soft budget) and a
-/// choice with `weakness` (0 .. `WEAKNESS_SCALE`: how much the candidates'
-/// scores are flattened and how wide the random bonus is).
+/// choice among `lines` candidate lines with `weakness` (0 ..
+/// `WEAKNESS_SCALE`: how much the candidates' scores are flattened and how
+/// wide the random bonus is).
 struct Anchor {
     elo: i64,
     nodes: u64,
     weakness: i64,
+    lines: usize,
 }
 
 /// The mapping from `UCI_Elo` to Lasker's level, fitted to matches against
@@ -105,46 +128,77 @@ struct Anchor {
 /// another), the strongest a four-line row can be: it scored -52, inside
 /// the band. 2000 then moved to where it had played (-67: between its row
 /// and 2300's, nodes geometrically, weakness linearly) and scored +45.
-const LEVELS: [Anchor; 8] = [
+///
+/// The three rows below 1350 are for beginners, below Stockfish's range:
+/// a search of a few dozen nodes that chooses among more lines with more
+/// weakness, so that it leaves pieces hanging as a beginner does. Each was
+/// calibrated against the row above it (docs/strength.md, the chain).
+const LEVELS: [Anchor; 11] = [
+    Anchor {
+        elo: 600,
+        nodes: 10,
+        weakness: 127,
+        lines: 12,
+    },
+    Anchor {
+        elo: 850,
+        nodes: 25,
+        weakness: 123,
+        lines: 8,
+    },
+    Anchor {
+        elo: 1100,
+        nodes: 60,
+        weakness: 118,
+        lines: 6,
+    },
     Anchor {
         elo: 1350,
         nodes: 178,
         weakness: 113,
+        lines: CANDIDATE_LINES,
     },
     Anchor {
         elo: 1700,
         nodes: 812,
         weakness: 97,
+        lines: CANDIDATE_LINES,
     },
     Anchor {
         elo: 2000,
         nodes: 15_100,
         weakness: 65,
+        lines: CANDIDATE_LINES,
     },
     Anchor {
         elo: 2300,
         nodes: 180_000,
         weakness: 40,
+        lines: CANDIDATE_LINES,
     },
     Anchor {
         elo: 2400,
         nodes: 250_000,
         weakness: 39,
+        lines: CANDIDATE_LINES,
     },
     Anchor {
         elo: 2500,
         nodes: 1_462_009,
         weakness: 26,
+        lines: CANDIDATE_LINES,
     },
     Anchor {
         elo: 2600,
         nodes: 8_549_880,
         weakness: 1,
+        lines: CANDIDATE_LINES,
     },
     Anchor {
         elo: 2700,
         nodes: 50_000_000,
         weakness: 0,
+        lines: CANDIDATE_LINES,
     },
 ];
 
@@ -157,6 +211,8 @@ pub struct Level {
     /// 0 .. `WEAKNESS_SCALE`: the larger, the likelier a worse line; 0
     /// plays the best.
     pub weakness: i64,
+    /// The candidate lines the search ranks and chooses among.
+    pub lines: usize,
 }
 
 impl Level {
@@ -173,10 +229,16 @@ impl Level {
         let (ln_lo, ln_hi) = ((lo.nodes as f64).ln(), (hi.nodes as f64).ln());
         let nodes = (ln_lo + t * (ln_hi - ln_lo)).exp().round() as u64;
         let weakness = lo.weakness + ((hi.weakness - lo.weakness) as f64 * t).round() as i64;
+        let lines = lo.lines as f64 + (hi.lines as f64 - lo.lines as f64) * t;
         Level {
             elo,
             nodes: nodes.clamp(lo.nodes, hi.nodes),
             weakness,
+            lines: if weakness > 0 {
+                lines.round() as usize
+            } else {
+                1
+            },
         }
     }
 
@@ -214,7 +276,7 @@ impl Strength {
         }
         let candidates = scores
             .iter()
-            .take(CANDIDATE_LINES)
+            .take(self.level.lines)
             .take_while(|&&s| s > -INFINITY)
             .count();
         if candidates < 2 {
@@ -264,6 +326,7 @@ mod tests {
                 level.weakness <= previous.weakness,
                 "{previous:?} -> {level:?}"
             );
+            assert!(level.lines <= previous.lines, "{previous:?} -> {level:?}");
             previous = level;
         }
         let (weakest, strongest) = (Level::for_elo(MIN_ELO), Level::for_elo(MAX_ELO));
@@ -279,7 +342,14 @@ mod tests {
     fn the_table_is_the_mapping_at_its_rows_and_clamps_outside() {
         for a in &LEVELS {
             let level = Level::for_elo(a.elo);
-            assert_eq!((level.nodes, level.weakness), (a.nodes, a.weakness));
+            assert_eq!(
+                (level.nodes, level.weakness, level.lines),
+                (
+                    a.nodes,
+                    a.weakness,
+                    if a.weakness > 0 { a.lines } else { 1 }
+                )
+            );
         }
         assert_eq!(Level::for_elo(0), Level::for_elo(MIN_ELO));
         assert_eq!(Level::for_elo(i64::MAX), Level::for_elo(MAX_ELO));
@@ -329,7 +399,7 @@ mod tests {
     #[test]
     fn weaker_levels_play_worse_lines_more_often() {
         let scores = [50, 35, 20, 0];
-        let weak = frequencies(&scores, Level::for_elo(MIN_ELO).weakness);
+        let weak = frequencies(&scores, Level::for_elo(DEFAULT_ELO).weakness);
         let strong = frequencies(&scores, Level::for_elo(MAX_ELO).weakness);
         assert!(weak[0] < strong[0], "weak {weak:?} strong {strong:?}");
         assert!(weak[1..].iter().all(|&n| n > 0), "{weak:?}");
@@ -340,21 +410,42 @@ mod tests {
     }
 
     #[test]
-    fn a_line_far_behind_is_never_chosen() {
+    fn a_line_far_behind_is_never_chosen_from_stockfishs_range_up() {
         // The random bonus spans at most `MAX_RANDOM_SPREAD`, and every
         // level keeps part of the scores' differences: four pawns behind
-        // is too far at any level (at the weakest, weakness 110, a line
-        // can be chosen up to 363 cp behind: d * (128 - 110) < 60 * 109).
-        for elo in [MIN_ELO, 2000, MAX_ELO] {
-            let counts = frequencies(&[30, 20, -400], Level::for_elo(elo).weakness);
+        // is too far from 1350 up (there, weakness 113, a line can be
+        // chosen up to 435 cp behind: d * (128 - 113) < 60 * 112 / 1.03).
+        for elo in [DEFAULT_ELO, 2000, MAX_ELO] {
+            let counts = frequencies(&[30, 20, -500], Level::for_elo(elo).weakness);
             assert_eq!(counts[2], 0, "at {elo}: {counts:?}");
         }
     }
 
     #[test]
+    fn beginners_leave_pieces_hanging() {
+        // A line a knight behind is played now and then at the weakest
+        // level, almost never at the first of Stockfish's range.
+        let scores = [40, 30, 20, 10, -280];
+        let weakest = frequencies(&scores, Level::for_elo(MIN_ELO).weakness);
+        assert!(weakest[4] > 1000, "{weakest:?}");
+        let club = frequencies(&scores, Level::for_elo(DEFAULT_ELO).weakness);
+        assert!(club[4] < 20, "{club:?}");
+        assert!(Level::for_elo(MIN_ELO).lines > CANDIDATE_LINES);
+    }
+
+    #[test]
+    fn skill_levels_span_the_elo_range() {
+        assert_eq!(elo_for_skill(0), MIN_ELO);
+        assert_eq!(elo_for_skill(MAX_SKILL), MAX_ELO);
+        assert_eq!(elo_for_skill(-3), MIN_ELO);
+        assert_eq!(elo_for_skill(10), (MIN_ELO + MAX_ELO) / 2);
+        assert!((0..MAX_SKILL).all(|s| elo_for_skill(s) < elo_for_skill(s + 1)));
+    }
+
+    #[test]
     fn proven_results_and_single_lines_are_played_as_found() {
         let strength = Strength {
-            level: Level::for_elo(MIN_ELO),
+            level: Level::for_elo(DEFAULT_ELO),
             seed: 3,
         };
         let mate_in_3 = MATE - 5;
@@ -373,7 +464,7 @@ mod tests {
             let scores = [20, 15, 10, 5, 0, -INFINITY];
             assert!(
                 s.choose_line(&scores, 20)
-                    .is_some_and(|i| i < CANDIDATE_LINES)
+                    .is_some_and(|i| i < s.level.lines)
             );
             let cut = [20, 15, -INFINITY, 10];
             assert!(s.choose_line(&cut, 20).is_some_and(|i| i < 2));

@@ -46,6 +46,20 @@ impl Limits {
         }
     }
 
+    /// With one legal move there is nothing to choose: a search on the
+    /// clock stops at `FORCED_MOVE_DEPTH`, which gives the GUI a score and
+    /// a move to ponder on in a few milliseconds (Stockfish caps such a
+    /// search at 500 ms). A search the user timed themselves (`movetime`,
+    /// `depth`, `nodes`), ponders or runs until `stop` is left as asked.
+    pub fn shorten_for_forced_move(&mut self, us: Color) {
+        if self.clock(us).is_some() && self.movetime.is_none() && !self.infinite && !self.ponder {
+            self.depth = Some(
+                self.depth
+                    .map_or(FORCED_MOVE_DEPTH, |d| d.min(FORCED_MOVE_DEPTH)),
+            );
+        }
+    }
+
     fn clock(&self, us: Color) -> Option<(i64, u64)> {
         match us {
             Color::White => self.wtime.map(|t| (t, self.winc.unwrap_or(0))),
@@ -53,6 +67,9 @@ impl Limits {
         }
     }
 }
+
+/// How deep a search on the clock looks when only one move is legal.
+pub const FORCED_MOVE_DEPTH: u32 = 8;
 
 /// The time budget of one search, measured from `start`.
 #[derive(Clone, Debug)]

@@ -36,11 +36,13 @@ pub struct WdlModel {
     pub b: [f64; 4],
 }
 
-/// Fitted by `lasker fit-wdl` on 980,838 positions (all within ±2,000 cp)
-/// of net 3's self-play (datagen seed 51; docs/evaluation.md).
+/// Fitted by `lasker fit-wdl` on 2,963,930 positions (all within ±2,000
+/// internal cp) of net 16's self-play (datagen seed 1010, 33,506 games;
+/// docs/evaluation.md, "Scores and the WDL model"). Its `a` at 58 is
+/// `score::NORMALISED_PAWN`, the unit UCI prints scores in.
 pub const MODEL: WdlModel = WdlModel {
-    a: [-1260.675, 3581.860, -3343.982, 1139.284],
-    b: [-476.779, 1212.055, -958.805, 337.975],
+    a: [-1032.507, 2982.548, -2925.149, 1129.217],
+    b: [-300.540, 660.841, -438.705, 246.035],
 };
 
 /// Pawn 1, knight and bishop 3, rook 5, queen 9: both sides' together.
@@ -115,6 +117,25 @@ mod tests {
         }
         let [w, d, l] = MODEL.per_mille(0, 40);
         assert!(w == l && d > 200, "a level position: {w} {d} {l}");
+    }
+
+    #[test]
+    fn uci_prints_scores_in_the_models_unit() {
+        use crate::score::{NORMALISED_PAWN, format_score, normalised_cp};
+        let (a, _) = MODEL.parameters(58);
+        assert_eq!(
+            NORMALISED_PAWN,
+            a.round() as i32,
+            "refit the model: move the unit too"
+        );
+        // At the anchor, `cp 100` is a 50% chance to win.
+        let win = MODEL.per_mille(NORMALISED_PAWN, 58)[0];
+        assert!((495..=505).contains(&win), "{win}");
+        assert_eq!(format_score(NORMALISED_PAWN), "cp 100");
+        assert_eq!(format_score(-NORMALISED_PAWN), "cp -100");
+        assert_eq!(normalised_cp(0), 0);
+        assert_eq!(normalised_cp(1), 1);
+        assert_eq!(normalised_cp(-3 * NORMALISED_PAWN / 2), -150);
     }
 
     #[test]

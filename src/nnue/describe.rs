@@ -11,6 +11,7 @@
 use shakmaty::{Board, Color, File, Rank, Role, Square};
 
 use super::Network;
+use crate::score::normalised_cp;
 
 /// A score for the side to move, `turn`, seen from White's side.
 fn white_view(score: i32, turn: Color) -> i32 {
@@ -40,14 +41,17 @@ pub fn piece_worths(net: &Network, board: &Board, turn: Color) -> Vec<(Square, i
 
 /// The `eval` command's lines: the score, then the board with each piece's
 /// worth under it.
+///
+/// Scores are shown as UCI shows them, in normalised centipawns
+/// (`score::normalised_cp`: 100 is a 50% chance to win).
 pub fn describe(net: &Network, board: &Board, turn: Color) -> String {
-    let score = net.evaluate_board(board, turn);
+    let score = normalised_cp(net.evaluate_board(board, turn));
     let white = white_view(score, turn);
     let worths = piece_worths(net, board, turn);
     let worth_at = |sq: Square| worths.iter().find(|(s, _)| *s == sq).map(|&(_, w)| w);
     let rule = format!("   {}+\n", "+------".repeat(8));
     let mut text = String::from(
-        "Each piece's worth to White in cp: the net's evaluation minus its evaluation without the piece\n",
+        "Each piece's worth to White in cp (100: a 50% chance to win): the net's evaluation minus its evaluation without the piece\n",
     );
     text.push_str(&rule);
     for rank in Rank::ALL.into_iter().rev() {
@@ -58,7 +62,7 @@ pub fn describe(net: &Network, board: &Board, turn: Color) -> String {
             let symbol = board.piece_at(sq).map_or(' ', |p| p.char());
             pieces.push_str(&format!("|   {symbol}  "));
             match worth_at(sq) {
-                Some(w) => values.push_str(&format!("|{w:^+6}")),
+                Some(w) => values.push_str(&format!("|{:^+6}", normalised_cp(w))),
                 None => values.push_str("|      "),
             }
         }
@@ -108,7 +112,7 @@ mod tests {
         let net = nnue::embedded();
         let (b, turn) = board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
         let text = describe(&net, &b, turn);
-        let score = net.evaluate_board(&b, turn);
+        let score = normalised_cp(net.evaluate_board(&b, turn));
         assert!(text.ends_with(&format!(
             "{score} cp for the side to move ({} cp for White)",
             -score

@@ -128,6 +128,18 @@ pub(crate) use by_width;
 /// strength with no download (docs/evaluation.md says how it was made).
 const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
 
+/// The embedded net's name: its own file in `nets/` is `<name>.nnue`.
+pub const EMBEDDED_NAME: &str = "net16-512x8";
+
+/// The embedded net file's checksum (its last eight bytes: FNV-1a 64 of
+/// the rest, `file`), which `lasker --version` shows.
+pub fn embedded_checksum() -> u64 {
+    let tail: [u8; 8] = EMBEDDED[EMBEDDED.len() - 8..]
+        .try_into()
+        .expect("eight bytes");
+    u64::from_le_bytes(tail)
+}
+
 static EMBEDDED_NET: LazyLock<Arc<Network>> = LazyLock::new(|| {
     Arc::new(Network::from_bytes(EMBEDDED).expect("the embedded net matches this build"))
 });

@@ -10,6 +10,7 @@ use log::debug;
 use shakmaty::{Move, Position as _};
 
 use super::{RootMove, SearchResult, Searcher, tb_score};
+use crate::channel;
 use crate::params;
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, format_score};
 use crate::tablebase::{RankedBy, Syzygy, Wdl};
@@ -72,11 +73,11 @@ impl Searcher<'_> {
                 (DRAW, [0, 1000, 0]) // stalemate: a draw for sure
             };
             if self.verbose() {
-                println!(
+                channel::send(&format!(
                     "info depth 0 score {}{} tbhits 0",
                     format_score(score),
                     self.wdl_text(chances)
-                );
+                ));
             }
             return SearchResult {
                 best: None,
@@ -200,9 +201,12 @@ impl Searcher<'_> {
     }
 
     /// A failed aspiration search, reported once a search runs long enough
-    /// for a GUI to show it.
+    /// for a GUI to show it. With several lines only exact scores are
+    /// shown, as Stockfish does: a GUI lists MultiPV lines by their number,
+    /// and a bound would stand in the list beside exact lines as if it
+    /// were one.
     fn report_bound(&self, depth: u32, bound: &str) {
-        if self.verbose() && self.setup.start.elapsed() >= BOUNDS_AFTER {
+        if self.verbose() && self.setup.multipv == 1 && self.setup.start.elapsed() >= BOUNDS_AFTER {
             self.report(depth, self.pv_index, bound);
         }
     }
@@ -290,7 +294,7 @@ impl Searcher<'_> {
             format!(" {bound}")
         };
         let score = self.shown_score(rm.score);
-        println!(
+        channel::send(&format!(
             "info depth {depth} seldepth {} multipv {} score {}{}{bound} nodes {nodes} nps {nps} \
              hashfull {} tbhits {} time {ms} pv {}",
             rm.seldepth.max(depth as usize),
@@ -300,7 +304,7 @@ impl Searcher<'_> {
             self.setup.tt.hashfull(),
             self.setup.control.tb_hits.load(Ordering::Relaxed),
             pv.join(" ")
-        );
+        ));
     }
 
     /// ` wdl W D L` when `UCI_ShowWDL` is on (after the score, before any
@@ -327,11 +331,11 @@ impl Searcher<'_> {
         for i in self.pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             if self.verbose() && self.setup.start.elapsed() >= CURRMOVE_AFTER {
-                println!(
+                channel::send(&format!(
                     "info depth {depth} currmove {} currmovenumber {}",
                     self.pos.uci(m),
                     i + 1
-                );
+                ));
             }
             let nodes_before = self.nodes;
             self.make_move(m, 0);

@@ -8,6 +8,7 @@
 
 mod go;
 mod options;
+mod setup;
 
 use std::io::BufRead;
 use std::sync::Arc;
@@ -28,17 +29,13 @@ use crate::rng::Rng;
 use crate::strength::{Level, Strength};
 use crate::tablebase::{Syzygy, Tables};
 use crate::tt::TranspositionTable;
+use go::GoCommand;
 use options::{DEFAULT_HASH_MB, Options};
 
 pub const ENGINE_NAME: &str = "Lasker";
 pub const ENGINE_AUTHOR: &str = "the Lasker developers";
 
-const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// Writes one protocol line to stdout.
-fn send(line: &str) {
-    println!("{line}");
-}
+use crate::channel::send;
 
 /// Reports a problem with the input; the engine carries on.
 fn error(msg: &str) {
@@ -54,7 +51,9 @@ pub enum Flow {
 
 pub struct Uci {
     options: Options,
-    position: Position,
+    /// The board the GUI set last (`None` after a `position` that could not
+    /// be read: the GUI's board is then unknown, and `go` answers `0000`).
+    position: Option<Position>,
     tt: Arc<TranspositionTable>,
     /// The tables `SyzygyPath` found, if any.
     tables: Option<Arc<Tables>>,
@@ -77,7 +76,7 @@ impl Uci {
         let (done_tx, done_rx) = unbounded();
         Uci {
             options: Options::default(),
-            position: Position::default(),
+            position: Some(Position::default()),
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB).expect("default hash table")),
             tables: None,
             engine: Engine::new(),
@@ -167,6 +166,7 @@ impl Uci {
     /// Handles one command line read at `received`.
     fn handle_received(&mut self, line: &str, received: Instant) -> Flow {
         debug!("<< {line}");
+        crate::channel::received(line);
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&cmd, args)) = tokens.split_first() else {
             return Flow::Continue;
@@ -224,9 +224,11 @@ impl Uci {
         true
     }
 
+    /// `ucinewgame`: what was learned belongs to the old game. The board
+    /// stays the one the GUI set last (as in Stockfish): GUIs send
+    /// `position` next, and a `go` before it answers for that board.
     fn cmd_ucinewgame(&mut self) {
         if self.idle_or_error("ucinewgame") {
-            self.position = Position::default();
             self.forget_learned();
         }
     }
@@ -238,54 +240,40 @@ impl Uci {
         self.engine.forget();
     }
 
+    /// `position`: the board the GUI set, never an older one (`setup`).
     fn cmd_position(&mut self, args: &[&str]) {
-        match self.parse_position(args) {
-            Ok(pos) => self.position = pos,
-            Err(e) => error(&format!("{e}; position unchanged")),
+        let setup = setup::read(args, self.castling_mode());
+        for note in &setup.notes {
+            send(&format!("info string {note}"));
         }
+        self.position = setup.position;
     }
 
-    fn parse_position(&self, args: &[&str]) -> Result<Position, String> {
-        let moves_at = args.iter().position(|&t| t == "moves");
-        let (setup, moves) = match moves_at {
-            Some(i) => (&args[..i], &args[i + 1..]),
-            None => (args, &args[args.len()..]),
-        };
-        let mut pos = match setup.split_first() {
-            Some((&"startpos", [])) => {
-                Position::from_fen(START_FEN, self.castling_mode()).map_err(|e| e.to_string())?
-            }
-            Some((&"fen", fen)) if !fen.is_empty() => {
-                Position::from_fen(&fen.join(" "), self.castling_mode())
-                    .map_err(|e| e.to_string())?
-            }
-            _ => {
-                return Err(format!(
-                    "expected 'position startpos|fen <fen> [moves ...]', got 'position {}'",
-                    args.join(" ")
-                ));
-            }
-        };
-        for m in moves {
-            pos.make_uci(m).map_err(|e| e.to_string())?;
-        }
-        Ok(pos)
-    }
-
+    /// `go`: a search, which ends in exactly one `bestmove` whatever the
+    /// line holds (`go`'s module says how it is read); or `go perft`.
     fn cmd_go(&mut self, args: &[&str], received: Instant) {
-        let limits = match self.parse_go(args) {
-            Ok(l) => l,
-            Err(e) => return error(&format!("{e}; search not started")),
+        let (limits, skipped) = match Self::parse_go(self.position.as_ref(), args) {
+            Ok(GoCommand::Perft(depth)) => return self.cmd_perft(depth),
+            Ok(GoCommand::Search { limits, skipped }) => (limits, skipped),
+            Err(e) => return error(&format!("{e}; nothing counted")),
         };
-        if let Some(depth) = limits.perft {
-            return self.cmd_perft(depth);
+        for note in skipped {
+            send(&format!("info string go: ignored {note}"));
         }
-        if !self.idle_or_error("go") {
-            return;
+        // A search still running (`go infinite`, or a GUI that sent no
+        // `stop`) ends first with a bestmove of its own.
+        if self.engine.is_searching() {
+            send("info string go while searching: the running search stops first");
+            self.engine.stop();
         }
+        self.engine.wait();
+        let Some(position) = &self.position else {
+            error("go: no position (the last 'position' could not be read)");
+            return send("bestmove 0000");
+        };
         let request = SearchRequest {
             received,
-            position: self.position.clone(),
+            position: position.clone(),
             tt: Arc::clone(&self.tt),
             limits,
             threads: self.options.threads,
@@ -298,20 +286,32 @@ impl Uci {
                 .tables
                 .as_ref()
                 .and_then(|t| Syzygy::new(Arc::clone(t), self.options.syzygy)),
-            strength: self.options.limit_strength.then(|| Strength {
-                level: Level::for_elo(self.options.uci_elo),
+            strength: self.options.playing_elo().map(|elo| Strength {
+                level: Level::for_elo(elo),
                 seed: self.strength_seeds.next_u64(),
             }),
         };
         self.engine.go(request, self.done_tx.clone());
     }
 
+    /// The position commands that show or count need, or an error.
+    fn current_position(&self, what: &str) -> Option<&Position> {
+        if self.position.is_none() {
+            error(&format!(
+                "{what}: no position (the last 'position' could not be read)"
+            ));
+        }
+        self.position.as_ref()
+    }
+
     fn cmd_perft(&mut self, depth: u32) {
         if !self.idle_or_error("go perft") {
             return;
         }
+        let Some(mut pos) = self.current_position("go perft").cloned() else {
+            return;
+        };
         let start = Instant::now();
-        let mut pos = self.position.clone();
         let mut total = 0;
         for (m, n) in perft::divide(&mut pos, depth) {
             send(&format!("{m}: {n}"));
@@ -407,14 +407,20 @@ impl Uci {
     /// `eval`: the net's score and each piece's worth to it (for people
     /// at a terminal, like `d`).
     fn cmd_eval(&self) {
-        let board = self.position.board();
+        let Some(position) = self.current_position("eval") else {
+            return;
+        };
+        let board = position.board();
         for line in nnue::describe(&self.options.net, board.board(), board.turn()).lines() {
             send(line);
         }
     }
 
     fn cmd_display(&self) {
-        let board = self.position.board().board();
+        let Some(position) = self.current_position("d") else {
+            return;
+        };
+        let board = position.board().board();
         let mut out = String::from(" +---+---+---+---+---+---+---+---+\n");
         for rank in (0..8).rev() {
             for file in 0..8 {
@@ -435,17 +441,16 @@ impl Uci {
             send(l);
         }
         send("");
-        send(&format!("Fen: {}", self.position.fen()));
-        send(&format!("Key: {:016X}", self.position.key()));
-        let checkers: Vec<String> = self
-            .position
+        send(&format!("Fen: {}", position.fen()));
+        send(&format!("Key: {:016X}", position.key()));
+        let checkers: Vec<String> = position
             .board()
             .checkers()
             .into_iter()
             .map(|s| s.to_string())
             .collect();
         send(&format!("Checkers: {}", checkers.join(" ")));
-        let side = match self.position.turn() {
+        let side = match position.turn() {
             Color::White => "white",
             Color::Black => "black",
         };

@@ -2,6 +2,7 @@
 //! `setoption`, which checks a value against its option's kind and range
 //! before anything changes (a bad value leaves every option as it was).
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use log::debug;
@@ -110,6 +111,17 @@ const OPTIONS: &[OptionSpec] = &[
             max: strength::MAX_ELO,
         },
     },
+    // Stockfish's option, which many apps and wrappers send: 0 is the
+    // weakest `UCI_Elo`, 20 full strength (`strength::elo_for_skill`).
+    // `UCI_LimitStrength` with its `UCI_Elo`, if on, comes first.
+    OptionSpec {
+        name: "Skill Level",
+        kind: OptionKind::Spin {
+            default: strength::MAX_SKILL,
+            min: 0,
+            max: strength::MAX_SKILL,
+        },
+    },
     // Endgame tablebases, named as in other engines.
     OptionSpec {
         name: "SyzygyPath",
@@ -134,6 +146,13 @@ const OPTIONS: &[OptionSpec] = &[
             min: 0,
             max: tablebase::MAX_PIECES as i64,
         },
+    },
+    // Every line in and out, with its time, appended to this file
+    // (Stockfish's name and meaning): what a GUI user sends with a bug
+    // report, since GUIs hide stderr.
+    OptionSpec {
+        name: "Debug Log File",
+        kind: OptionKind::Text { default: "<empty>" },
     },
     OptionSpec {
         name: "EvalFile",
@@ -234,6 +253,8 @@ pub(super) struct Options {
     /// `UCI_LimitStrength`: play at `UCI_Elo` instead of full strength.
     pub limit_strength: bool,
     pub uci_elo: i64,
+    /// `Skill Level`: below `strength::MAX_SKILL`, play at its Elo.
+    pub skill_level: i64,
     /// The search techniques in use: all of them, unless an ablation build
     /// switched some off.
     pub techniques: Techniques,
@@ -243,6 +264,19 @@ pub(super) struct Options {
     pub syzygy_path: String,
     /// The other `Syzygy*` options.
     pub syzygy: TbSettings,
+}
+
+impl Options {
+    /// The `UCI_Elo` to play at, if below full strength: `UCI_Elo` where
+    /// `UCI_LimitStrength` is on, else `Skill Level`'s below 20.
+    pub fn playing_elo(&self) -> Option<i64> {
+        if self.limit_strength {
+            Some(self.uci_elo)
+        } else {
+            (self.skill_level < strength::MAX_SKILL)
+                .then(|| strength::elo_for_skill(self.skill_level))
+        }
+    }
 }
 
 impl Default for Options {
@@ -257,6 +291,7 @@ impl Default for Options {
             show_wdl: false,
             limit_strength: false,
             uci_elo: strength::DEFAULT_ELO,
+            skill_level: strength::MAX_SKILL,
             techniques: Techniques::ALL,
             net: nnue::embedded(),
             syzygy_path: String::new(),
@@ -336,6 +371,9 @@ impl Uci {
                     "Disable" => self.options.techniques = Techniques::all_but(v)?,
                     "EvalFile" => self.load_net(v)?,
                     "SyzygyPath" => self.set_syzygy_path(v),
+                    "Debug Log File" => {
+                        crate::channel::set_debug_log((!v.is_empty()).then_some(v))?
+                    }
                     _ => unreachable!("every string option is handled"),
                 }
                 Ok(())
@@ -361,6 +399,7 @@ impl Uci {
             "Move Overhead" => self.options.move_overhead_ms = n as u64,
             "MultiPV" => self.options.multipv = n as usize,
             "UCI_Elo" => self.options.uci_elo = n,
+            "Skill Level" => self.options.skill_level = n,
             "StrengthSeed" => self.strength_seeds = Rng::new(n as u64),
             "SyzygyProbeDepth" => self.options.syzygy.probe_depth = n as i32,
             "SyzygyProbeLimit" => self.options.syzygy.probe_limit = n as u32,
@@ -387,17 +426,20 @@ impl Uci {
     }
 
     /// `EvalFile`: loads a net file (`<embedded>` or nothing: the built-in
-    /// one). A file that can't be read or doesn't match this build is
-    /// refused and the current net stays.
+    /// one). A relative path is looked for in the working directory, then
+    /// beside the binary (GUIs start engines from folders of their own). A
+    /// file that can't be read or doesn't match this build is refused and
+    /// the current net stays.
     fn load_net(&mut self, path: &str) -> Result<(), String> {
         if path.is_empty() || path == EMBEDDED_NET_NAME {
             self.options.net = nnue::embedded();
             return Ok(());
         }
-        let net = Network::load(std::path::Path::new(path))
-            .map_err(|e| format!("EvalFile: {e}; keeping the current net"))?;
+        let found = net_file(Path::new(path));
+        let net =
+            Network::load(&found).map_err(|e| format!("EvalFile: {e}; keeping the current net"))?;
         self.options.net = Arc::new(net);
-        send(&format!("info string EvalFile {path} loaded"));
+        send(&format!("info string EvalFile {} loaded", found.display()));
         Ok(())
     }
 
@@ -427,8 +469,25 @@ impl Uci {
     fn set_chess960(&mut self, on: bool) {
         self.options.chess960 = on;
         let mode = CastlingMode::from_chess960(on);
-        if let Ok(p) = Position::from_fen(&self.position.fen(), mode) {
-            self.position = p;
+        if let Some(Ok(p)) = self
+            .position
+            .as_ref()
+            .map(|p| Position::from_fen(&p.fen(), mode))
+        {
+            self.position = Some(p);
         }
     }
+}
+
+/// Where `EvalFile`'s `path` is: as given if it exists there (or is
+/// absolute), else beside the running binary if it is there.
+fn net_file(path: &Path) -> PathBuf {
+    if path.is_absolute() || path.exists() {
+        return path.to_path_buf();
+    }
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join(path)))
+        .filter(|beside| beside.exists())
+        .unwrap_or_else(|| path.to_path_buf())
 }

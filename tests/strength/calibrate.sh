@@ -9,11 +9,16 @@
 #   tests/strength/calibrate.sh 1400 2000        # some levels only
 #   GAMES=20 TC=5+0.05 tests/strength/calibrate.sh 1400   # a quick look
 #   tests/strength/calibrate.sh full@2600 full@2850   # where the range ends
+#   tests/strength/calibrate.sh 1100@1350 850@1100     # the beginners' chain
 #
 # A level `full@E` plays Lasker at full strength (UCI_LimitStrength off)
 # against Stockfish at E: how far up Stockfish's range Lasker's top row can
-# go. A plain level must lie in Lasker's own UCI_Elo range (it refuses a
-# value outside it and would play at its old one).
+# go. A level `E@U` (both numbers) plays Lasker at UCI_Elo E against Lasker
+# at U: the chain that calibrates the beginners' rows below Stockfish's
+# range, each against the row above it (Lasker at E should score what an
+# Elo difference of E - U gives). A plain level must lie in Lasker's own
+# UCI_Elo range (it refuses a value outside it and would play at its old
+# one).
 #
 # Run from the repository root after `make`. Settings (environment):
 # LASKER (./lasker), STOCKFISH (/usr/games/stockfish, Debian's 15.1: its
@@ -53,30 +58,47 @@ else
   levels=(1400 1700 2000 2300)
   for ((elo = 2400; elo <= lasker_max; elo += 100)); do levels+=("$elo"); done
 fi
+# The level's Elo (E in E, full@E and E@U) and the opponent's (U, or
+# Stockfish's E).
+level_elo() { local e=${1#full@}; echo "${e%@*}"; }
+opponent_elo() { local e=${1#full@}; echo "${e#*@}"; }
 for level in "${levels[@]}"; do
-  elo=${level#full@}
-  case "$elo" in
-    "" | *[!0-9]*) echo "calibrate.sh: $level is neither E nor full@E" >&2; exit 1 ;;
-  esac
-  if [ "$level" = "$elo" ] && { [ "$elo" -lt "$lasker_min" ] || [ "$elo" -gt "$lasker_max" ]; }; then
-    echo "calibrate.sh: $lasker's UCI_Elo runs $lasker_min..$lasker_max, not $elo (full@$elo plays it at full strength)" >&2
-    exit 1
+  elo=$(level_elo "$level")
+  opponent=$(opponent_elo "$level")
+  for n in "$elo" "$opponent"; do
+    case "$n" in
+      "" | *[!0-9]*) echo "calibrate.sh: $level is neither E, full@E nor E@U" >&2; exit 1 ;;
+    esac
+  done
+  if [ "${level#full@}" = "$level" ]; then
+    for n in "$elo" "$opponent"; do
+      if [ "$n" -lt "$lasker_min" ] || [ "$n" -gt "$lasker_max" ]; then
+        echo "calibrate.sh: $lasker's UCI_Elo runs $lasker_min..$lasker_max, not $n (full@$n plays it at full strength)" >&2
+        exit 1
+      fi
+    done
   fi
 done
 mkdir -p "$out"
 
 for level in "${levels[@]}"; do
-  elo=${level#full@}
-  if [ "$level" = "$elo" ]; then
-    lasker_opts=(--opt1 UCI_LimitStrength=true --opt1 "UCI_Elo=$elo")
-    echo "== UCI_Elo $elo: $games games at $tc" >&2
-  else
+  elo=$(level_elo "$level")
+  opponent=$(opponent_elo "$level")
+  if [ "${level#full@}" != "$level" ]; then
     lasker_opts=()
     echo "== Lasker at full strength against Stockfish at UCI_Elo $elo: $games games at $tc" >&2
+  else
+    lasker_opts=(--opt1 UCI_LimitStrength=true --opt1 "UCI_Elo=$elo")
+    echo "== UCI_Elo $elo against ${level/*@/Lasker at }: $games games at $tc" >&2
   fi
-  python3 "$match" --engine "$lasker" --engine "$stockfish" \
+  if [ "${level#*@}" != "$level" ] && [ "${level#full@}" = "$level" ]; then
+    opponent_engine=$lasker
+  else
+    opponent_engine=$stockfish
+  fi
+  python3 "$match" --engine "$lasker" --engine "$opponent_engine" \
     "${lasker_opts[@]}" \
-    --opt2 UCI_LimitStrength=true --opt2 "UCI_Elo=$elo" \
+    --opt2 UCI_LimitStrength=true --opt2 "UCI_Elo=$opponent" \
     --tc "$tc" --games "$games" --openings "$openings" \
     --concurrency "$concurrency" --seed "$seed" --pgn "$out/elo-$level.pgn" \
     | tee "$out/elo-$level.log"
