@@ -89,12 +89,13 @@ for level in "${levels[@]}"; do
     echo "== Lasker at full strength against Stockfish at UCI_Elo $elo: $games games at $tc" >&2
   else
     lasker_opts=(--opt1 UCI_LimitStrength=true --opt1 "UCI_Elo=$elo")
-    echo "== UCI_Elo $elo against ${level/*@/Lasker at }: $games games at $tc" >&2
   fi
   if [ "${level#*@}" != "$level" ] && [ "${level#full@}" = "$level" ]; then
     opponent_engine=$lasker
+    echo "== UCI_Elo $elo against Lasker at $opponent: $games games at $tc" >&2
   else
     opponent_engine=$stockfish
+    [ "${level#full@}" != "$level" ] || echo "== UCI_Elo $elo: $games games at $tc" >&2
   fi
   python3 "$match" --engine "$lasker" --engine "$opponent_engine" \
     "${lasker_opts[@]}" \
