@@ -19,6 +19,12 @@ pub const BENCH_HASH_MB: usize = 16;
 
 pub const DEFAULT_BENCH_DEPTH: u32 = 10;
 
+/// `lasker bench`'s node count, written in this one place: a test holds
+/// the search to it, so a change of behaviour is never silent. A commit
+/// that changes it on purpose changes this number and quotes it in its
+/// message (`bench: N`), as OpenBench engines do with `Bench:`.
+pub const EXPECTED_NODES: u64 = 1_245_542;
+
 /// The bench positions, built into the binary so `lasker bench` works from
 /// any directory.
 pub const BENCH_POSITIONS: &str = include_str!("../positions/bench.epd");
@@ -98,6 +104,17 @@ mod tests {
         for fen in &fens {
             Position::from_fen(fen, CastlingMode::Standard).unwrap();
         }
+    }
+
+    /// The search, node for node: a change here is a change of behaviour.
+    #[test]
+    fn bench_gives_the_node_count_written_down() {
+        let net = crate::nnue::embedded();
+        let nodes = run(DEFAULT_BENCH_DEPTH, Techniques::ALL, &net).nodes;
+        assert_eq!(
+            nodes, EXPECTED_NODES,
+            "bench changed: if on purpose, write {nodes} in EXPECTED_NODES and quote it"
+        );
     }
 
     #[test]

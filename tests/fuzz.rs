@@ -280,7 +280,7 @@ impl Engine {
     }
 
     fn remember(&mut self, line: String) {
-        if self.recent.len() == 3000 {
+        if self.recent.len() == 100 {
             self.recent.pop_front();
         }
         self.recent.push_back(line);
@@ -307,6 +307,16 @@ impl Engine {
                 panic!("the engine closed its output\n{}", self.context())
             }
         }
+    }
+}
+
+/// A failed run must not leave its engine searching.
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
     }
 }
 

@@ -21,7 +21,7 @@ use shakmaty::{Chess, Position as _};
 
 use super::trainingdata::GameResult;
 use super::viriformat::{Game, position_from_setup};
-use crate::score::MATE;
+use crate::score::{MATE, NORMALISED_PAWN};
 
 /// What a PGN file held.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -296,9 +296,14 @@ fn tokenize(text: &str) -> Vec<Token<'_>> {
     tokens
 }
 
-/// The score at the start of a comment, in centipawns for the side that
-/// moved: `+0.35`, `-1.20/14 ...`, `+M5` (mates in 5 moves), `-M3` (is
+/// The score at the start of a comment, in the search's units for the side
+/// that moved: `+0.35`, `-1.20/14 ...`, `+M5` (mates in 5 moves), `-M3` (is
 /// mated in 3). None for comments without one (`book`, a time alone).
+///
+/// GUIs write the score the engine printed, and Lasker prints normalised
+/// pawns (`score::NORMALISED_PAWN` of its own units each, 100 cp a 50%
+/// chance to win); training data holds the search's units, as datagen
+/// writes them, so a pawn here is `NORMALISED_PAWN` of them.
 pub fn parse_score(comment: &str) -> Option<i16> {
     let token = comment
         .trim()
@@ -322,7 +327,9 @@ pub fn parse_score(comment: &str) -> Option<i16> {
             return None;
         }
         let pawns: f64 = unsigned.parse().ok()?;
-        (pawns * 100.0).round().min(f64::from(i16::MAX)) as i32
+        (pawns * f64::from(NORMALISED_PAWN))
+            .round()
+            .min(f64::from(i16::MAX)) as i32
     };
     let score = if negative { -magnitude } else { magnitude };
     Some(score.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16)
@@ -341,10 +348,13 @@ mod tests {
 
     #[test]
     fn scores_are_read_from_the_comment_formats_in_use() {
-        assert_eq!(parse_score("+0.35/12 0.123s"), Some(35));
-        assert_eq!(parse_score(" -1.20/14, 0.5s, 1234 nodes"), Some(-120));
-        assert_eq!(parse_score("+0.35"), Some(35));
-        assert_eq!(parse_score("-0.07 12/15 123 45678"), Some(-7));
+        // Normalised pawns back to the search's units (154 a pawn).
+        assert_eq!(NORMALISED_PAWN, 154);
+        assert_eq!(parse_score("+0.35/12 0.123s"), Some(54));
+        assert_eq!(parse_score(" -1.20/14, 0.5s, 1234 nodes"), Some(-185));
+        assert_eq!(parse_score("+0.35"), Some(54));
+        assert_eq!(parse_score("-0.07 12/15 123 45678"), Some(-11));
+        assert_eq!(parse_score("+1.00"), Some(NORMALISED_PAWN as i16));
         assert_eq!(parse_score("0.00/1 0s"), Some(0));
         assert_eq!(parse_score("+M5/20 0.1s"), Some((MATE - 9) as i16));
         assert_eq!(parse_score("-M3/20"), Some((6 - MATE) as i16));
@@ -387,7 +397,11 @@ mod tests {
                 .map(|(m, s)| (m.to_uci(shakmaty::CastlingMode::Standard).to_string(), *s))
                 .collect::<Vec<_>>()
         };
-        let s = |m: &str, score: i16| (m.to_string(), score);
+        // The PGN's centipawns, in the search's units.
+        let s = |m: &str, cp: i32| {
+            let units = (f64::from(cp) / 100.0 * f64::from(NORMALISED_PAWN)).round();
+            (m.to_string(), units as i16)
+        };
         assert_eq!(
             uci(&games[0]),
             [s("g1f3", 30), s("b8c6", -25), s("f1b5", 41), s("a7a6", -38)]
