@@ -1,6 +1,9 @@
-# Lasker: `make` builds ./lasker (or EXE=path), `make test` runs every test,
-# `make release` a binary per x86-64 level.
+# Lasker: `make` builds ./lasker (or EXE=path) and the training tools beside
+# it (./lasker-tools), `make test` runs every test of both crates, `make
+# release` an engine binary per x86-64 level.
 EXE ?= lasker
+# The tools binary (`tools/`: datagen, train, convert, fit-wdl), beside EXE.
+TOOLS ?= $(patsubst %/,%,$(dir $(EXE)))/lasker-tools
 CARGO ?= cargo
 RUSTC ?= rustc
 SHELL := /bin/bash
@@ -12,10 +15,10 @@ CPU ?= native
 FEATURES ?=
 
 # Profile-guided optimisation: an instrumented build plays a fixed workload
-# (`bench`, a few self-play games, then two short trainings on them: code
-# the profile never runs is laid out as cold, and `train` ran 22% slower
-# than a plain build without them), llvm-profdata merges what it counted,
-# and the final build lays out and inlines the code for it. It
+# (`bench`, then 300 of `genfens`' openings, each a random game start and
+# a 2,000-node search: positions as games reach them), llvm-profdata merges
+# what it counted, and the final build lays out and inlines the code for
+# it. It
 # needs an llvm-profdata of the LLVM rustc was built with (the profile's
 # format changes between LLVM versions): rustup's (`rustup component add
 # llvm-tools`), a Debian-style llvm-profdata-NN, or PROFDATA=path. Without
@@ -38,7 +41,7 @@ VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 RELEASE_DIR ?= release
 LEVELS := x86-64-v2 x86-64-v3 x86-64-v4
 
-.PHONY: all build run test bench perft-full tt-report clippy fmt clean lasker-v3 release \
+.PHONY: all build tools run test bench perft-full tt-report clippy fmt clean lasker-v3 release \
 	$(LEVELS:%=release-%)
 
 # Whether this CPU runs code built for target-cpu $(1): every target
@@ -59,13 +62,9 @@ define compile
 		RUSTFLAGS="$$flags -C profile-generate=$$dir/pgo-raw" $(CARGO) build --release $(FEATURE_ARGS) --target $(HOST) --target-dir "$$dir/pgo-generate"; \
 		if [ ! -f "$$dir/pgo.profdata" ] || [ "$$dir/pgo-generate/$(HOST)/release/lasker" -nt "$$dir/pgo.profdata" ] \
 			|| [ Makefile -nt "$$dir/pgo.profdata" ]; then \
-			rm -rf "$$dir/pgo-raw" "$$dir/pgo-games.vf" "$$dir/pgo-train"; \
+			rm -rf "$$dir/pgo-raw"; \
 			"$$dir/pgo-generate/$(HOST)/release/lasker" bench > /dev/null; \
-			"$$dir/pgo-generate/$(HOST)/release/lasker" datagen --out "$$dir/pgo-games.vf" --games 8 --threads 1 --seed 1 2> /dev/null; \
-			for shape in "--input-buckets 1" "--input-buckets 4"; do \
-				"$$dir/pgo-generate/$(HOST)/release/lasker" train --data "$$dir/pgo-games.vf" --out "$$dir/pgo-train" \
-					--epochs 2 --batch 64 --hidden 512 --output-buckets 8 --threads 2 $$shape > /dev/null 2>&1; \
-			done; \
+			"$$dir/pgo-generate/$(HOST)/release/lasker" "genfens 300 seed 1 book None" > /dev/null; \
 			"$(PGO_TOOL)" merge -o "$$dir/pgo.profdata" "$$dir/pgo-raw"; \
 		fi; \
 		LASKER_PGO=1 RUSTFLAGS="$$flags -C profile-use=$$dir/pgo.profdata" $(CARGO) build --release $(FEATURE_ARGS) --target $(HOST) --target-dir "$$dir/pgo-use"; \
@@ -77,7 +76,7 @@ define compile
 	fi
 endef
 
-all: build
+all: build tools
 
 # Where cargo puts its builds: target/ unless CARGO_TARGET_DIR (or a
 # config's build.target-dir) says otherwise. Cargo knows; ask it.
@@ -93,11 +92,24 @@ build:
 run: build
 	$(RUN_EXE)
 
+# $(call compile_tools,CPU,DIR,OUT): the tools built for target-cpu CPU
+# under DIR, copied to OUT (plain: the tools run for hours on a lent
+# machine, not in games, and a profile of their own is not worth a second
+# workload yet).
+define compile_tools
+	@test -n "$(TARGET_DIR)" || { echo "make: cargo metadata named no target directory" >&2; exit 1; }
+	RUSTFLAGS="-C target-cpu=$(1)" $(CARGO) build --release -p lasker-tools --target $(HOST) --target-dir "$(2)"
+	cp "$(2)/$(HOST)/release/lasker-tools" "$(3)"
+endef
+
+tools:
+	$(call compile_tools,$(CPU),$(TARGET_DIR)/tools-$(CPU),$(TOOLS))
+
 # Unit tests, perft suites and the protocol tests against the real binary,
 # built with the `invariants` profile (Cargo.toml): optimised, with every
 # debug assertion and overflow check on.
 test:
-	$(CARGO) test --profile invariants
+	$(CARGO) test --profile invariants --workspace
 
 bench: build
 	$(RUN_EXE) bench
@@ -110,11 +122,12 @@ perft-full:
 tt-report:
 	$(CARGO) test --release --test tt_experiments -- --ignored --nocapture --test-threads=1
 
-# A binary for any x86-64 machine with AVX2 (x86-64-v3: Haswell, Zen and
+# Binaries for any x86-64 machine with AVX2 (x86-64-v3: Haswell, Zen and
 # later) rather than for this CPU: for a lent machine with many cores that
-# runs `lasker datagen` (docs/evaluation.md, "Generations").
+# runs `lasker-tools-v3 datagen` (docs/evaluation.md, "Generations").
 lasker-v3:
 	$(call compile,x86-64-v3,$(TARGET_DIR)/x86-64-v3,lasker-v3)
+	$(call compile_tools,x86-64-v3,$(TARGET_DIR)/tools-x86-64-v3,lasker-tools-v3)
 
 # One binary per x86-64 level, PGO-built where this CPU can run the level
 # (see `compile`), in $(RELEASE_DIR)/; each that this CPU runs must answer
@@ -133,11 +146,11 @@ $(LEVELS:%=release-%): release-%:
 	$(call compile,$*,$(TARGET_DIR)/$*,$(RELEASE_DIR)/lasker-$(VERSION)-linux-$*)
 
 clippy:
-	$(CARGO) clippy --release --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --release --all-targets -- -D warnings
 
 fmt:
 	$(CARGO) fmt --check
 
 clean:
 	$(CARGO) clean
-	rm -f lasker
+	rm -f lasker lasker-tools

@@ -14,9 +14,11 @@
 //! `params` (the search's tunable numbers: margins, depths, factors, with
 //! their ranges for SPSA) is a leaf that `search`, `history` and `timeman`
 //! read.
-//! `perft` and `bench` stand beside the search; `learn` (self-play data,
-//! its formats and the trainer) stands beside the engine and is not on its
-//! search path.
+//! `perft` and `bench` stand beside the search; so do `selfplay` (one
+//! move's search to a node budget, as data generation plays) and `genfens`
+//! (OpenBench's openings, which it asks of the engine). The tools that make
+//! and use training data (datagen, the formats, the trainer, the WDL fit)
+//! are a crate of their own, `tools/`, on this library.
 
 pub mod bench;
 pub mod build;
@@ -25,8 +27,8 @@ pub mod engine;
 pub mod epd;
 pub mod eval_cache;
 pub mod evaluator;
+pub mod genfens;
 pub mod history;
-pub mod learn;
 pub mod movegen;
 pub mod movepick;
 pub mod nnue;
@@ -37,6 +39,7 @@ pub mod rng;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod selfplay;
 pub mod strength;
 pub mod tablebase;
 pub mod timeman;

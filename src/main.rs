@@ -2,11 +2,11 @@
 //! run as commands (`lasker bench`, `lasker "position startpos" "go depth 9"`)
 //! and the engine exits when the search they start has finished.
 //!
-//! `lasker datagen ...`, `lasker train ...`, `lasker convert ...` and
-//! `lasker fit-wdl ...` are tools of their own (training data, the net, the
-//! data's formats and the WDL model, not UCI): they take flags, report
-//! progress on stderr and exit. `lasker spsa` (a `--features tune` build)
-//! prints the search parameters as OpenBench's SPSA input.
+//! `lasker --version` and `--help` say what the binary is; `lasker spsa`
+//! (a `--features tune` build) prints the search parameters as OpenBench's
+//! SPSA input. The training tools (`datagen`, `train`, `convert`,
+//! `fit-wdl`) are the `lasker-tools` binary's (`tools/`): asked of this
+//! one, they say so.
 
 use lasker::uci::Uci;
 
@@ -17,16 +17,9 @@ fn main() {
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let tool = match args.first().map(String::as_str) {
-        Some("datagen") => Some(
-            lasker::learn::datagen::Config::from_args(&args[1..])
-                .and_then(|config| lasker::learn::datagen::run(&config).map(drop)),
-        ),
-        Some("train") => Some(
-            lasker::learn::train::Config::from_args(&args[1..])
-                .and_then(|config| lasker::learn::train::run(&config).map(drop)),
-        ),
-        Some("convert") => Some(lasker::learn::data::convert(&args[1..])),
-        Some("fit-wdl") => Some(lasker::learn::wdl_fit::run(&args[1..])),
+        Some(tool @ ("datagen" | "train" | "convert" | "fit-wdl")) => Some(Err(format!(
+            "'{tool}' is a training tool: run `lasker-tools {tool} ...` (make builds it beside lasker)"
+        ))),
         Some("spsa") => Some(spsa()),
         Some("--version" | "-V" | "version") => {
             println!("{}", lasker::build::version_text());

@@ -23,11 +23,11 @@ use crate::score::TB_WIN_BOUND;
 
 /// Material counts outside this range are treated as its ends: few games
 /// reach the others, and the model would extrapolate.
-pub(crate) const MIN_MATERIAL: u32 = 10;
-pub(crate) const MAX_MATERIAL: u32 = 78;
+pub const MIN_MATERIAL: u32 = 10;
+pub const MAX_MATERIAL: u32 = 78;
 /// The cubics' variable is `material / MATERIAL_NORM` (the start position's
 /// 78 is 1.34).
-pub(crate) const MATERIAL_NORM: f64 = 58.0;
+pub const MATERIAL_NORM: f64 = 58.0;
 
 /// `a` and `b` as cubics in `m / 58`, highest power first.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,11 +54,11 @@ pub fn material(board: &Board) -> u32 {
         + 9 * count(Role::Queen)
 }
 
-pub(crate) fn cubic(coefficients: &[f64; 4], x: f64) -> f64 {
+pub fn cubic(coefficients: &[f64; 4], x: f64) -> f64 {
     coefficients.iter().fold(0.0, |sum, c| sum * x + c)
 }
 
-pub(crate) fn sigmoid(x: f64) -> f64 {
+pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 

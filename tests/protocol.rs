@@ -1838,7 +1838,7 @@ fn eval_file_is_found_beside_the_binary() {
     let elsewhere = dir.join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
     let exe = dir.join("lasker");
-    std::fs::copy(common::EXE, &exe).unwrap();
+    std::fs::copy(common::exe(), &exe).unwrap();
     std::fs::copy("nets/default.nnue", dir.join("beside.nnue")).unwrap();
     let mut child = std::process::Command::new(&exe)
         .current_dir(&elsewhere)

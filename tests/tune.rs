@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use lasker::params::{PARAMS, Param};
 
-use common::{EXE, Engine, KIWIPETE};
+use common::{Engine, KIWIPETE, exe};
 
 /// A hang guard, not a speed limit.
 const TIMEOUT: Duration = Duration::from_secs(120);
@@ -59,7 +59,10 @@ fn uci_lists_every_parameter_as_a_spin_option() {
 
 #[test]
 fn spsa_prints_openbench_input_that_parses_back_to_the_table() {
-    let out = Command::new(EXE).arg("spsa").output().expect("lasker spsa");
+    let out = Command::new(exe())
+        .arg("spsa")
+        .output()
+        .expect("lasker spsa");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).expect("utf-8");
     let lines: Vec<&str> = text.lines().collect();

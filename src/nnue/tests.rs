@@ -1,10 +1,10 @@
 //! The net's tests: incremental accumulators and the Finny table against a
-//! refresh, the kept nets' evaluations, output buckets, the file format and
-//! the quantised output against the float net.
+//! refresh, the kept nets' evaluations, output buckets and the file
+//! format. (The quantised output against the trainer's float net is the
+//! trainer's test, in `tools/`.)
 
 use super::file::file_bytes;
 use super::*;
-use crate::learn::train::Trainer;
 use crate::position::Position;
 use shakmaty::{CastlingMode, Position as _};
 
@@ -20,14 +20,33 @@ fn xorshift(state: &mut u64) -> u64 {
     *state
 }
 
-/// A net of any shape with random weights.
+/// A net of any shape with random weights, in the ranges a trained net's
+/// lie in (a feature weight within ±64 of QA's 255, an output weight within
+/// ±100 of the ±127 the SIMD product allows).
 fn random_shaped(seed: u64, input_buckets: usize, hidden: usize, outputs: usize) -> Network {
     let shape = Shape {
         input_buckets: InputBuckets::new(input_buckets).unwrap(),
         hidden,
         output_buckets: outputs,
     };
-    Trainer::new(seed, shape).quantise()
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut draw = |range: u64| (xorshift(&mut state) % (2 * range + 1)) as i64 - range as i64;
+    let feature_weights = (0..shape.inputs() * hidden)
+        .map(|_| draw(64) as i16)
+        .collect();
+    let feature_bias = (0..hidden).map(|_| draw(64) as i16).collect();
+    let output_weights = (0..outputs * 2 * hidden)
+        .map(|_| draw(100) as i16)
+        .collect();
+    let output_bias = (0..outputs).map(|_| draw(20_000) as i32).collect();
+    Network::from_parts(
+        shape,
+        feature_weights,
+        feature_bias,
+        output_weights,
+        output_bias,
+    )
+    .expect("a random net of a shape this build runs")
 }
 
 /// Random games from positions rich in castling, en passant, captures,
@@ -444,45 +463,4 @@ fn net_files_round_trip_and_bad_ones_are_refused() {
     // The embedded net is a valid one, and writing it gives back its
     // file byte for byte (the same layout both ways).
     assert_eq!(embedded().to_bytes(), EMBEDDED);
-}
-
-#[test]
-fn quantised_output_follows_the_float_net() {
-    for (inputs, hidden, buckets) in [(1, 128, 1), (1, 256, 8), (4, 128, 8), (16, 256, 8)] {
-        let shape = Shape {
-            input_buckets: InputBuckets::new(inputs).unwrap(),
-            hidden,
-            output_buckets: buckets,
-        };
-        let mut trainer = Trainer::new(9, shape);
-        // A new net's buckets have no share of their own yet (the
-        // trainer's factoriser holds the weights): give them one, so
-        // that quantising must add the two.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for w in &mut trainer.params[..shape.inputs() * hidden] {
-            *w += (xorshift(&mut seed) % 1000) as f32 / 10_000.0 - 0.05;
-        }
-        let net = trainer.quantise();
-        let mut errors = Vec::new();
-        for fen in crate::bench::bench_fens() {
-            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
-            let record = crate::learn::trainingdata::encode(
-                pos.board(),
-                0,
-                crate::learn::trainingdata::GameResult::Draw,
-            );
-            let float = trainer.output(&record) * SCALE as f32;
-            let quantised = net.evaluate_board(pos.board().board(), pos.turn());
-            // Rounding each output weight to 1/64 moves a random net's
-            // output by about 10 cp at most.
-            let error = (float - quantised as f32).abs();
-            assert!(
-                error < 16.0 + float.abs() * 0.02,
-                "{shape} {fen}: float {float} quantised {quantised}"
-            );
-            errors.push(error);
-        }
-        let mean = errors.iter().sum::<f32>() / errors.len() as f32;
-        assert!(mean < 6.0, "{shape}: mean error {mean} cp");
-    }
 }

@@ -21,7 +21,7 @@ use shakmaty::{CastlingMode, Color, Position as _};
 use crate::bench;
 use crate::engine::{Engine, SearchFinished, SearchRequest};
 use crate::epd;
-use crate::learn::genfens;
+use crate::genfens;
 use crate::nnue;
 use crate::perft;
 use crate::position::Position;
@@ -389,7 +389,7 @@ impl Uci {
     }
 
     /// `genfens N seed S book <None|file>`: OpenBench's openings for data
-    /// generation, one `info string genfens <FEN>` each (`learn::genfens`).
+    /// generation, one `info string genfens <FEN>` each (`genfens`).
     fn cmd_genfens(&mut self, args: &[&str]) {
         if !self.idle_or_error("genfens") {
             return;

@@ -4,12 +4,34 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
-pub const EXE: &str = env!("CARGO_BIN_EXE_lasker");
+/// The engine binary: Cargo's path for the engine's own tests. The tools'
+/// tests (`tools/`, another package of the workspace, to which Cargo gives
+/// no path of the engine's binary) find the `lasker` that the same build
+/// put in the target folder, above their own `deps/`.
+pub fn exe() -> PathBuf {
+    if let Some(path) = option_env!("CARGO_BIN_EXE_lasker") {
+        return PathBuf::from(path);
+    }
+    let test = std::env::current_exe().expect("the test binary's path");
+    let beside = test
+        .parent()
+        .and_then(Path::parent)
+        .map(|dir| dir.join(format!("lasker{}", std::env::consts::EXE_SUFFIX)))
+        .expect("a target folder");
+    assert!(
+        beside.exists(),
+        "no engine binary at {}: run the tools' tests with the engine's (`make test`, \
+         or `cargo test --workspace`), which builds it",
+        beside.display()
+    );
+    beside
+}
 
 /// A hang guard, not a speed limit: how long to wait for an expected answer
 /// before calling the engine stuck. The tests check the order and content of
@@ -41,7 +63,7 @@ impl Engine {
     /// The engine with command-line arguments; stdin is `/dev/null` unless
     /// `piped`.
     pub fn spawn(args: &[&str], piped: bool) -> Engine {
-        let mut child = Command::new(EXE)
+        let mut child = Command::new(exe())
             .args(args)
             .stdin(if piped { Stdio::piped() } else { Stdio::null() })
             .stdout(Stdio::piped())

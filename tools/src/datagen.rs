@@ -1,4 +1,4 @@
-//! `lasker datagen`: self-play games that become training data for the
+//! `lasker-tools datagen`: self-play games that become training data for the
 //! evaluation network.
 //!
 //! Each thread plays its own games, one search at a time: from the start
@@ -20,18 +20,18 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use shakmaty::{Color, Move, Position as _};
+use shakmaty::{Color, Position as _};
 
-use crate::learn::data::{self, Format};
-use crate::learn::trainingdata::GameResult;
-use crate::learn::viriformat::Game;
-use crate::nnue::{self, Network};
-use crate::position::Position;
-use crate::rng::Rng;
-use crate::search::{Control, MATE_BOUND, SearchMemory, SearchSetup, Searcher};
-use crate::tablebase::{self, Syzygy, TbSettings, Wdl};
-use crate::timeman::Limits;
-use crate::tt::TranspositionTable;
+use crate::data::{self, Format};
+use crate::trainingdata::GameResult;
+use crate::viriformat::Game;
+use lasker::nnue::{self, Network};
+use lasker::position::Position;
+use lasker::rng::Rng;
+use lasker::search::{MATE_BOUND, SearchMemory};
+use lasker::selfplay::{self, HARD_NODES_FACTOR, MAX_OPENING_SCORE};
+use lasker::tablebase::{self, Syzygy, TbSettings, Wdl};
+use lasker::tt::TranspositionTable;
 
 /// What to generate; `USAGE` lists the flags.
 #[derive(Clone, Debug)]
@@ -67,7 +67,7 @@ impl Default for Config {
             out: PathBuf::from("data.vf"),
             threads: 1,
             seed: 1,
-            nodes: 2_000,
+            nodes: selfplay::DEFAULT_NODES,
             max_nodes: None,
             positions: None,
             games: None,
@@ -80,11 +80,12 @@ impl Default for Config {
     }
 }
 
-pub const USAGE: &str = "usage: lasker datagen --out FILE [--threads N] [--seed S] [--nodes N]
+pub const USAGE: &str =
+    "usage: lasker-tools datagen --out FILE [--threads N] [--seed S] [--nodes N]
                       [--max-nodes N] [--positions N | --games N] [--random-plies N]
                       [--hash MB] [--net embedded|FILE] [--syzygy PATH]
   Self-play games; appends them to FILE.vf (viriformat: a start position, then a move and a
-  score per ply, about 4 bytes a position; `lasker convert` makes 32-byte records of them).
+  score per ply, about 4 bytes a position; `lasker-tools convert` makes 32-byte records of them).
   --nodes: soft node limit per move (default 2000); --max-nodes: hard limit (default 2 x
   --nodes); --random-plies: opening plies (default 8); --hash: MB of hash table per thread
   (default 2).
@@ -317,14 +318,6 @@ const DRAW_SCORE: i32 = 10;
 const DRAW_PLIES: u32 = 10;
 /// A game this long is a draw.
 const MAX_GAME_PLIES: usize = 600;
-/// An opening the first search scores beyond this is decided: dropped
-/// (here and by `genfens`).
-pub(crate) const MAX_OPENING_SCORE: i32 = 1_000;
-/// The hard node limit, as a multiple of the soft one: an iteration that
-/// explodes is cut off. 2,000 soft and 4,000 hard made 3.3 times the
-/// positions a second of 5,000 and 40,000, and the net trained on them won
-/// its match (net 8, docs/evaluation.md).
-const HARD_NODES_FACTOR: u64 = 2;
 
 /// How a game went.
 pub enum Played {
@@ -393,7 +386,14 @@ pub fn play_game(
         if ply >= MAX_GAME_PLIES {
             break;
         }
-        let searched = search(pos, tt, config, memory);
+        let searched = selfplay::search(
+            pos,
+            tt,
+            &config.net,
+            config.nodes,
+            config.max_nodes(),
+            memory,
+        );
         (pos, memory) = (searched.pos, searched.memory);
         effort.searches += 1;
         effort.nodes += searched.nodes;
@@ -445,49 +445,6 @@ pub fn play_game(
     }
     game.result = GameResult::Draw;
     Played::Game(game)
-}
-
-/// One move's search: what it found, and what it borrowed back.
-pub(crate) struct MoveSearch {
-    /// The searched position, unchanged.
-    pub pos: Position,
-    pub best: Option<Move>,
-    /// For the side to move.
-    pub score: i32,
-    pub nodes: u64,
-    pub memory: SearchMemory,
-}
-
-/// One move's search on a fresh `Control`, sharing the thread's table and
-/// memory with the game's earlier moves.
-pub(crate) fn search(
-    pos: Position,
-    tt: &TranspositionTable,
-    config: &Config,
-    memory: SearchMemory,
-) -> MoveSearch {
-    let nodes = config.nodes;
-    tt.new_search(pos.piece_count());
-    let control = Control::default();
-    let limits = Limits {
-        nodes: Some(config.max_nodes()),
-        soft_nodes: Some(nodes),
-        ..Limits::default()
-    };
-    let setup = SearchSetup {
-        net: Arc::clone(&config.net),
-        ..SearchSetup::quiet(&control, tt, limits)
-    };
-    let mut searcher = Searcher::with_memory(pos, &setup, 0, memory);
-    let result = searcher.iterate();
-    let pos = std::mem::take(&mut searcher.pos);
-    MoveSearch {
-        pos,
-        best: result.best,
-        score: result.score,
-        nodes: result.nodes,
-        memory: searcher.into_memory(),
-    }
 }
 
 /// The tables' verdict on a game that has just entered them (a capture or
@@ -569,7 +526,7 @@ mod tests {
             for (pos, score) in &positions {
                 assert!(!pos.is_check(), "positions in check are skipped");
                 assert!(i32::from(score.abs()) < MATE_BOUND, "no mate scores");
-                let record = crate::learn::trainingdata::encode(pos, *score, game.result);
+                let record = crate::trainingdata::encode(pos, *score, game.result);
                 assert_eq!(record.score, *score);
                 let expected_result = match (game.result, pos.turn()) {
                     (GameResult::Draw, _) => 1,
@@ -580,7 +537,7 @@ mod tests {
                 assert_eq!(record.result, expected_result);
                 // The decoded board, White (= the side to move) to move, is
                 // a legal position ...
-                let board = crate::learn::trainingdata::decode_board(&record);
+                let board = crate::trainingdata::decode_board(&record);
                 let fen = format!("{board} w - - 0 1");
                 let decoded = Position::from_fen(&fen, CastlingMode::Standard)
                     .unwrap_or_else(|e| panic!("{e}"));

@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 
 use super::model::{EVAL_SCALE, Layout};
 use super::*;
-use crate::learn::datagen;
-use crate::learn::trainingdata::{self, ChessBoard};
-use crate::nnue::{self, InputBuckets};
+use crate::datagen;
+use crate::trainingdata::{self, ChessBoard};
+use lasker::nnue::{self, InputBuckets};
 
 /// A few self-play games at a tiny node budget, written as a data file.
 fn tiny_data(dir: &Path) -> PathBuf {
@@ -122,9 +122,9 @@ fn the_trainer_reads_games_and_records_to_the_same_positions() {
 
 #[test]
 fn mirroring_flips_files() {
-    use shakmaty::CastlingMode;
-    for fen in crate::bench::bench_fens() {
-        let pos = crate::position::Position::from_fen(fen, CastlingMode::Standard).unwrap();
+    for fen in lasker::bench::bench_fens() {
+        let pos =
+            lasker::position::Position::from_fen(fen, shakmaty::CastlingMode::Standard).unwrap();
         let record = trainingdata::encode(pos.board(), 17, trainingdata::GameResult::Draw);
         let m = mirrored(&record);
         assert_eq!(mirrored(&m), record);
@@ -187,9 +187,9 @@ fn a_net_dequantised_for_fine_tuning_quantises_back_to_itself() {
     let trainer = Trainer::from_network(&net);
     assert!(trainer.quantise() == *net, "the round trip changed the net");
     // The float net evaluates as the quantised one does, to rounding.
-    for fen in crate::bench::bench_fens() {
+    for fen in lasker::bench::bench_fens() {
         let pos =
-            crate::position::Position::from_fen(fen, shakmaty::CastlingMode::Standard).unwrap();
+            lasker::position::Position::from_fen(fen, shakmaty::CastlingMode::Standard).unwrap();
         let record = trainingdata::encode(pos.board(), 0, trainingdata::GameResult::Draw);
         let float_cp = trainer.output(&record) * EVAL_SCALE;
         let engine_cp =
@@ -271,7 +271,10 @@ fn wide_nets_with_buckets_train_and_shapes_must_match() {
     );
     // Net 3 can't start an 8-bucket net.
     let from_net_3 = Config {
-        init: Some(PathBuf::from("nets/net3.nnue")),
+        init: Some(PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../nets/net3.nnue"
+        ))),
         ..config("from-net-3", shape)
     };
     let refused = run(&from_net_3).unwrap_err();
@@ -331,8 +334,8 @@ fn init_from_a_file_that_is_not_a_net_is_an_error() {
 /// then the other side's, each through its own king's view.
 #[test]
 fn the_trainer_sees_the_inputs_the_engine_sees() {
-    use shakmaty::{CastlingMode, Position as _};
-    let mut fens: Vec<&str> = crate::bench::bench_fens().collect();
+    use shakmaty::Position as _;
+    let mut fens: Vec<&str> = lasker::bench::bench_fens().collect();
     fens.push("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 b - - 0 1");
     fens.push("4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1");
     for count in nnue::features::INPUT_BUCKET_CHOICES {
@@ -342,7 +345,8 @@ fn the_trainer_sees_the_inputs_the_engine_sees() {
         };
         let net = Trainer::new(1, shape).quantise();
         for fen in &fens {
-            let pos = crate::position::Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let pos = lasker::position::Position::from_fen(fen, shakmaty::CastlingMode::Standard)
+                .unwrap();
             let record = trainingdata::encode(pos.board(), 0, trainingdata::GameResult::Draw);
             let board = pos.board().board();
             let [ours, theirs] = model::inputs(shape, &record);
@@ -440,7 +444,7 @@ fn the_update_split_over_threads_is_adamw() {
     let mut trainer = Trainer::new(7, shape);
     let mut reference = trainer.clone();
     let n = trainer.parameters();
-    let mut rng = crate::rng::Rng::with_stream(3, 4);
+    let mut rng = lasker::rng::Rng::with_stream(3, 4);
     let mut random = |scale: f32| (rng.next_u64() as f64 / u64::MAX as f64 - 0.5) as f32 * scale;
     // Some weights start near the clip so that the step crosses it.
     for w in trainer.params.iter_mut().step_by(97) {
@@ -563,10 +567,10 @@ fn reference_gradient(trainer: &Trainer, record: &ChessBoard, wdl: f32, grad: &m
 /// several groups of positions.
 #[test]
 fn the_split_batch_gradient_is_the_sum_of_the_positions_gradients() {
-    use shakmaty::CastlingMode;
     let mut records = Vec::new();
-    for (i, fen) in crate::bench::bench_fens().enumerate() {
-        let pos = crate::position::Position::from_fen(fen, CastlingMode::Standard).unwrap();
+    for (i, fen) in lasker::bench::bench_fens().enumerate() {
+        let pos =
+            lasker::position::Position::from_fen(fen, shakmaty::CastlingMode::Standard).unwrap();
         for k in 0..7i16 {
             let result = [
                 trainingdata::GameResult::BlackWins,
@@ -610,5 +614,45 @@ fn the_split_batch_gradient_is_the_sum_of_the_positions_gradients() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn quantised_output_follows_the_float_net() {
+    use shakmaty::Position as _;
+    for (inputs, hidden, buckets) in [(1, 128, 1), (1, 256, 8), (4, 128, 8), (16, 256, 8)] {
+        let shape = Shape {
+            input_buckets: InputBuckets::new(inputs).unwrap(),
+            hidden,
+            output_buckets: buckets,
+        };
+        let mut trainer = Trainer::new(9, shape);
+        // A new net's buckets have no share of their own yet (the
+        // trainer's factoriser holds the weights): give them one, so
+        // that quantising must add the two.
+        let mut rng = lasker::rng::Rng::new(0x2545_f491_4f6c_dd1d);
+        for w in &mut trainer.params[..shape.inputs() * hidden] {
+            *w += rng.below(1000) as f32 / 10_000.0 - 0.05;
+        }
+        let net = trainer.quantise();
+        let mut errors = Vec::new();
+        for fen in lasker::bench::bench_fens() {
+            let pos = lasker::position::Position::from_fen(fen, shakmaty::CastlingMode::Standard)
+                .unwrap();
+            let record =
+                crate::trainingdata::encode(pos.board(), 0, crate::trainingdata::GameResult::Draw);
+            let float = trainer.output(&record) * lasker::nnue::SCALE as f32;
+            let quantised = net.evaluate_board(pos.board().board(), pos.turn());
+            // Rounding each output weight to 1/64 moves a random net's
+            // output by about 10 cp at most.
+            let error = (float - quantised as f32).abs();
+            assert!(
+                error < 16.0 + float.abs() * 0.02,
+                "{shape} {fen}: float {float} quantised {quantised}"
+            );
+            errors.push(error);
+        }
+        let mean = errors.iter().sum::<f32>() / errors.len() as f32;
+        assert!(mean < 6.0, "{shape}: mean error {mean} cp");
     }
 }

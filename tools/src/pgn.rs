@@ -21,7 +21,7 @@ use shakmaty::{Chess, Position as _};
 
 use super::trainingdata::GameResult;
 use super::viriformat::{Game, position_from_setup};
-use crate::score::{MATE, NORMALISED_PAWN};
+use lasker::score::{MATE, NORMALISED_PAWN};
 
 /// What a PGN file held.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -338,7 +338,7 @@ pub fn parse_score(comment: &str) -> Option<i16> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::MATE_BOUND;
+    use lasker::score::MATE_BOUND;
 
     fn read(text: &str) -> (Vec<Game>, PgnSummary) {
         let mut games = Vec::new();

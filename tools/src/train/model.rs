@@ -24,10 +24,10 @@
 
 use arrayvec::ArrayVec;
 
-use crate::learn::trainingdata::ChessBoard;
-use crate::nnue::features::PIECE_SQUARES;
-use crate::nnue::{self, Network, QA, QB, Shape};
-use crate::rng::Rng;
+use crate::trainingdata::ChessBoard;
+use lasker::nnue::features::PIECE_SQUARES;
+use lasker::nnue::{self, Network, QA, QB, Shape};
+use lasker::rng::Rng;
 
 /// Where each part of the flat parameter vector starts: feature weights
 /// (`w1`, at 0), feature biases (`b1`), output weights (`w2`, output bucket

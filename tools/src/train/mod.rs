@@ -1,4 +1,4 @@
-//! `lasker train`: trains the evaluation network on self-play data (any of
+//! `lasker-tools train`: trains the evaluation network on self-play data (any of
 //! the formats `data` reads, filtered as they load), on the CPU, and exports
 //! it quantised for the engine (`nnue`).
 //!
@@ -34,14 +34,14 @@ use std::fs;
 use std::io::Write;
 use std::time::Instant;
 
-pub use crate::nnue::Shape;
 pub use augment::mirrored;
 pub use config::{Config, USAGE};
+pub use lasker::nnue::Shape;
 pub use model::Trainer;
 
-use crate::learn::data;
-use crate::nnue::Network;
-use crate::rng::Rng;
+use crate::data;
+use lasker::nnue::Network;
+use lasker::rng::Rng;
 use optimiser::learning_rate;
 
 /// Loads the data, splits off the validation games, trains, and writes a

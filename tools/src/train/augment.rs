@@ -2,7 +2,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::learn::trainingdata::ChessBoard;
+use crate::trainingdata::ChessBoard;
 
 /// The record of the same position mirrored left to right (a-file to
 /// h-file).

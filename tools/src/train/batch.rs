@@ -47,8 +47,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use arrayvec::ArrayVec;
 
 use super::model::{Layout, Trainer, inputs, screlu, sigmoid, target};
-use crate::learn::trainingdata::ChessBoard;
-use crate::nnue::{self, features::PIECE_SQUARES};
+use crate::trainingdata::ChessBoard;
+use lasker::nnue::{self, features::PIECE_SQUARES};
 
 /// Positions between two barriers: small enough that a thread's share of
 /// their accumulators (128 positions x 2 x 256 floats = 256 KB for 512

@@ -1,5 +1,5 @@
-//! `lasker fit-wdl`: fits the win/draw/loss model of `UCI_ShowWDL`
-//! (`crate::wdl`) to Lasker's own self-play games.
+//! `lasker-tools fit-wdl`: fits the win/draw/loss model of `UCI_ShowWDL`
+//! (`lasker::wdl`) to Lasker's own self-play games.
 //!
 //! The fit reads `datagen` records (each a position, its search score and
 //! the game's result, all for the side to move) and finds the cubics under
@@ -8,9 +8,9 @@
 
 use std::path::PathBuf;
 
-use crate::learn::data;
-use crate::learn::trainingdata::{self, ChessBoard};
-use crate::wdl::{MATERIAL_NORM, MAX_MATERIAL, MIN_MATERIAL, WdlModel, material, sigmoid};
+use crate::data;
+use crate::trainingdata::{self, ChessBoard};
+use lasker::wdl::{MATERIAL_NORM, MAX_MATERIAL, MIN_MATERIAL, WdlModel, material, sigmoid};
 
 /// Scores beyond this are left out of the fit: the games were adjudicated
 /// at ±2,000, and a few huge scores would only pull at the tails.
@@ -242,12 +242,12 @@ pub fn calibration(model: &WdlModel, records: &[ChessBoard]) -> [[(u64, f64, f64
     })
 }
 
-pub const USAGE: &str = "usage: lasker fit-wdl --data FILE [--data FILE ...]
+pub const USAGE: &str = "usage: lasker-tools fit-wdl --data FILE [--data FILE ...]
   Fits the win/draw/loss model of UCI_ShowWDL to self-play data (.vf games, .bin records or
   .pgn, filtered as training loads them): prints each material count's fit and the model's
   constants.";
 
-/// `lasker fit-wdl`: reads the files, fits, prints the report on stdout.
+/// `lasker-tools fit-wdl`: reads the files, fits, prints the report on stdout.
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut files = Vec::new();
     let mut it = args.iter();
@@ -304,7 +304,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
+    use lasker::rng::Rng;
     use shakmaty::{Chess, Position as _, fen::Fen};
 
     /// Records whose results are drawn from a known model, at scores spread

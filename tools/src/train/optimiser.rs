@@ -2,7 +2,7 @@
 
 use super::Config;
 use super::model::{CLIP, Trainer};
-use crate::learn::trainingdata::ChessBoard;
+use crate::trainingdata::ChessBoard;
 
 const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;

@@ -12,7 +12,7 @@ use std::fs;
 use std::path::Path;
 
 use super::model::{Layout, Trainer};
-use crate::nnue::{InputBuckets, Shape};
+use lasker::nnue::{InputBuckets, Shape};
 
 const MAGIC_V1: &[u8; 8] = b"LKTRAIN1";
 const MAGIC_V2: &[u8; 8] = b"LKTRAIN2";

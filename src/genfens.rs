@@ -5,7 +5,7 @@
 //!
 //! An opening is `datagen`'s: 8 random legal plies from the start position
 //! (or 2 from a random position of the book, whose lines are openings
-//! already), kept only if the side to move has a legal move and a 5,000-node
+//! already), kept only if the side to move has a legal move and a 2,000-node
 //! search scores it within ±1,000 cp (one side far ahead teaches little
 //! and ends fast). Each search has a fresh 2 MB table and the current net,
 //! so the same seed (and net) gives the same openings on any machine.
@@ -15,12 +15,15 @@ use std::sync::Arc;
 
 use shakmaty::{CastlingMode, Position as _};
 
-use super::datagen;
 use crate::nnue::Network;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::search::SearchMemory;
+use crate::selfplay::{self, DEFAULT_NODES, HARD_NODES_FACTOR, MAX_OPENING_SCORE};
 use crate::tt::TranspositionTable;
+
+/// Each opening's search has a table of its own, as each datagen thread.
+const HASH_MB: usize = 2;
 
 /// Random plies from the start position (datagen's default).
 const START_PLIES: usize = 8;
@@ -80,11 +83,7 @@ pub fn generate(
         Some(path) => Some(read_book(path, castling_mode)?),
         None => None,
     };
-    let config = datagen::Config {
-        net: Arc::clone(net),
-        ..datagen::Config::default()
-    };
-    let tt = TranspositionTable::new(config.hash_mb).map_err(|e| format!("hash table: {e}"))?;
+    let tt = TranspositionTable::new(HASH_MB).map_err(|e| format!("hash table: {e}"))?;
     let mut rng = Rng::with_stream(request.seed, STREAM);
     let mut found = 0;
     let mut tries = 0u64;
@@ -108,8 +107,15 @@ pub fn generate(
             continue;
         }
         tt.clear();
-        let searched = datagen::search(pos, &tt, &config, SearchMemory::default());
-        if searched.best.is_none() || searched.score.abs() > datagen::MAX_OPENING_SCORE {
+        let searched = selfplay::search(
+            pos,
+            &tt,
+            net,
+            DEFAULT_NODES,
+            DEFAULT_NODES * HARD_NODES_FACTOR,
+            SearchMemory::default(),
+        );
+        if searched.best.is_none() || searched.score.abs() > MAX_OPENING_SCORE {
             continue;
         }
         emit(&searched.pos.fen());

@@ -590,7 +590,7 @@ mod tests {
         use ::viriformat::chess::board::Board as CrateBoard;
         use ::viriformat::chess::board::{DrawType, GameOutcome, WinType};
         use ::viriformat::dataformat::Game as CrateGame;
-        let mut rng = crate::rng::Rng::new(5);
+        let mut rng = lasker::rng::Rng::new(5);
         let mut bytes = Vec::new();
         let mut expected = Vec::new();
         let outcomes = [

@@ -1,8 +1,8 @@
-//! `lasker train`'s arguments.
+//! `lasker-tools train`'s arguments.
 
 use std::path::PathBuf;
 
-use crate::nnue::{self, InputBuckets, Shape};
+use lasker::nnue::{self, InputBuckets, Shape};
 
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -64,7 +64,8 @@ impl Default for Config {
     }
 }
 
-pub const USAGE: &str = "usage: lasker train --data FILE [--data FILE ...] --out DIR [--epochs N]
+pub const USAGE: &str =
+    "usage: lasker-tools train --data FILE [--data FILE ...] --out DIR [--epochs N]
                     [--batch N] [--lr X] [--final-lr X] [--wdl X] [--mirror on|off]
                     [--weight-decay X]
                     [--threads N] [--validation SHARE|POSITIONS] [--seed S]

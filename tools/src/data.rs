@@ -24,7 +24,7 @@ use shakmaty::{Chess, Color, Move, Position as _};
 use super::pgn;
 use super::trainingdata::{self, ChessBoard};
 use super::viriformat::{self, Game};
-use crate::score::TB_WIN_BOUND;
+use lasker::score::TB_WIN_BOUND;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -198,14 +198,15 @@ fn record_skip(record: &ChessBoard) -> Option<Skip> {
         .then_some(Skip::InCheck)
 }
 
-pub const CONVERT_USAGE: &str = "usage: lasker convert --out FILE.vf|FILE.bin INPUT [INPUT ...]
+pub const CONVERT_USAGE: &str =
+    "usage: lasker-tools convert --out FILE.vf|FILE.bin INPUT [INPUT ...]
   Converts training data: each INPUT is .vf (viriformat games), .bin (32-byte records) or
   .pgn (games with engine scores in comments, as fastchess, cutechess and OpenBench write).
   To .vf: games, every ply kept (from .vf or .pgn; records have no moves to make games of).
   To .bin: the positions training uses (not in check, no capture or promotion played, no mate
   or tablebase score), as the trainer would load them. FILE must not exist yet.";
 
-/// `lasker convert`: reads the inputs, writes FILE (aside, then renamed, so
+/// `lasker-tools convert`: reads the inputs, writes FILE (aside, then renamed, so
 /// that a stopped run leaves no half file under the name).
 pub fn convert(args: &[String]) -> Result<(), String> {
     let mut out = None;
@@ -365,8 +366,8 @@ pub fn read_games(path: &Path) -> Result<(Vec<Game>, viriformat::ReadSummary), S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::datagen;
-    use crate::learn::trainingdata::GameResult;
+    use crate::datagen;
+    use crate::trainingdata::GameResult;
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 
