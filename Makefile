@@ -120,7 +120,7 @@ perft-full:
 
 # The measurements of docs/transposition-table.md (several minutes).
 tt-report:
-	$(CARGO) test --release --test tt_experiments -- --ignored --nocapture --test-threads=1
+	$(CARGO) test --release --features ablation --test tt_experiments -- --ignored --nocapture --test-threads=1
 
 # Binaries for any x86-64 machine with AVX2 (x86-64-v3: Haswell, Zen and
 # later) rather than for this CPU: for a lent machine with many cores that

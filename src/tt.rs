@@ -143,7 +143,8 @@ struct Bucket {
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
 /// The replacement rules, each of which can be switched off to measure what
-/// it is worth (all on in play).
+/// it is worth (`with_policy`, in builds with `--features ablation`; all on
+/// in play, and fixed so in every other build).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReplacementPolicy {
     /// Entries with more pieces than the root go first.
@@ -154,13 +155,18 @@ pub struct ReplacementPolicy {
     pub depth_preferred: bool,
 }
 
+impl ReplacementPolicy {
+    /// Every rule on: the table as it plays.
+    pub const ALL: ReplacementPolicy = ReplacementPolicy {
+        unreachable_first: true,
+        aging: true,
+        depth_preferred: true,
+    };
+}
+
 impl Default for ReplacementPolicy {
     fn default() -> Self {
-        ReplacementPolicy {
-            unreachable_first: true,
-            aging: true,
-            depth_preferred: true,
-        }
+        ReplacementPolicy::ALL
     }
 }
 
@@ -168,11 +174,19 @@ pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     generation: AtomicU8,
     root_pieces: AtomicU8,
-    /// Bits of the key that a probe verifies. All 64 in production; fewer
-    /// only in the collision experiment (`with_check_bits`).
+    /// The experiments' knobs (`--features ablation` only; every other
+    /// build verifies the whole key and applies every rule, as constants).
+    #[cfg(feature = "ablation")]
+    experiment: Experiment,
+}
+
+/// What the table's experiments change (`with_check_bits`, `with_policy`).
+#[cfg(feature = "ablation")]
+struct Experiment {
+    /// Bits of the key that a probe verifies (all 64 unless narrowed).
     check_mask: u64,
-    /// Experiment only: probes that matched an entry stored under another
-    /// full key (a type-1 error let through by a narrow check).
+    /// Probes that matched an entry stored under another full key (a
+    /// type-1 error let through by a narrow check).
     false_hits: AtomicU64,
     policy: ReplacementPolicy,
 }
@@ -197,9 +211,12 @@ impl TranspositionTable {
             buckets: Vec::new(),
             generation: AtomicU8::new(0),
             root_pieces: AtomicU8::new(32),
-            check_mask: u64::MAX,
-            false_hits: AtomicU64::new(0),
-            policy: ReplacementPolicy::default(),
+            #[cfg(feature = "ablation")]
+            experiment: Experiment {
+                check_mask: u64::MAX,
+                false_hits: AtomicU64::new(0),
+                policy: ReplacementPolicy::ALL,
+            },
         };
         tt.resize(megabytes)?;
         Ok(tt)
@@ -222,8 +239,9 @@ impl TranspositionTable {
 
     /// Experiment only: verify just the low `bits` bits of the key, to
     /// count the type-1 errors a narrower check would let through.
+    #[cfg(feature = "ablation")]
     pub fn with_check_bits(mut self, bits: u32) -> Self {
-        self.check_mask = if bits >= 64 {
+        self.experiment.check_mask = if bits >= 64 {
             u64::MAX
         } else {
             (1 << bits) - 1
@@ -232,9 +250,37 @@ impl TranspositionTable {
     }
 
     /// Experiment only: switch replacement rules off.
+    #[cfg(feature = "ablation")]
     pub fn with_policy(mut self, policy: ReplacementPolicy) -> Self {
-        self.policy = policy;
+        self.experiment.policy = policy;
         self
+    }
+
+    /// The bits of the key a probe verifies: all of them, but in an
+    /// experiment.
+    #[inline(always)]
+    fn check_mask(&self) -> u64 {
+        #[cfg(feature = "ablation")]
+        {
+            self.experiment.check_mask
+        }
+        #[cfg(not(feature = "ablation"))]
+        {
+            u64::MAX
+        }
+    }
+
+    /// The replacement rules: all of them, but in an experiment.
+    #[inline(always)]
+    fn policy(&self) -> ReplacementPolicy {
+        #[cfg(feature = "ablation")]
+        {
+            self.experiment.policy
+        }
+        #[cfg(not(feature = "ablation"))]
+        {
+            ReplacementPolicy::ALL
+        }
     }
 
     pub fn megabytes(&self) -> usize {
@@ -295,9 +341,10 @@ impl TranspositionTable {
         for slot in &bucket.slots {
             let data = slot.data.load(Ordering::Relaxed);
             let stored = slot.key_xor_data.load(Ordering::Relaxed) ^ data;
-            if data != 0 && (stored ^ key) & self.check_mask == 0 {
-                if self.check_mask != u64::MAX && stored != key {
-                    self.false_hits.fetch_add(1, Ordering::Relaxed);
+            if data != 0 && (stored ^ key) & self.check_mask() == 0 {
+                #[cfg(feature = "ablation")]
+                if stored != key {
+                    self.experiment.false_hits.fetch_add(1, Ordering::Relaxed);
                 }
                 return TtEntry::unpack(data);
             }
@@ -307,8 +354,9 @@ impl TranspositionTable {
 
     /// Experiment only: type-1 errors let through so far (always 0 with
     /// the full 64-bit check, where a false hit needs a full-key collision).
+    #[cfg(feature = "ablation")]
     pub fn false_hits(&self) -> u64 {
-        self.false_hits.load(Ordering::Relaxed)
+        self.experiment.false_hits.load(Ordering::Relaxed)
     }
 
     /// Experiment only: valid entries in `key`'s bucket stored under other
@@ -356,7 +404,7 @@ impl TranspositionTable {
                 victim_value = i32::MIN + 1;
                 continue;
             };
-            if (stored_key ^ key) & self.check_mask == 0 {
+            if (stored_key ^ key) & self.check_mask() == 0 {
                 // Same position: keep a deeper result of this search unless
                 // the new one is exact; never lose the move.
                 if bound != Bound::Exact && old.generation == generation && depth + 3 < old.depth {
@@ -366,7 +414,7 @@ impl TranspositionTable {
                 write(slot, key, TtEntry { mv, ..entry });
                 return;
             }
-            let policy = self.policy;
+            let policy = self.policy();
             let value = if policy.unreachable_first && old.pieces > root_pieces {
                 i32::MIN + 2 // unreachable: more pieces than the root
             } else {
@@ -600,6 +648,7 @@ mod tests {
         assert_eq!(tt.hashfull(), 0);
     }
 
+    #[cfg(feature = "ablation")]
     #[test]
     fn narrow_check_lets_type1_errors_through_and_counts_them() {
         let tt = TranspositionTable::new(1).unwrap().with_check_bits(16);

@@ -499,7 +499,7 @@ impl<'a> Searcher<'a> {
     /// ordinary scores. Returns (raw, corrected).
     fn corrected_eval(&mut self, ply: usize) -> (i32, i32) {
         let raw = self.memory.evaluator.evaluate(&self.pos);
-        if !self.setup.techniques.correction_history {
+        if !self.setup.techniques.correction_history() {
             return (raw, raw);
         }
         let correction = self

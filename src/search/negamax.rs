@@ -44,7 +44,7 @@ impl Searcher<'_> {
         let excluded = self.excluded[ply];
         // Check extension: a check is searched one ply deeper, so that the
         // horizon never falls in the middle of a forcing sequence.
-        if in_check && techniques.check_extension {
+        if in_check && techniques.check_extension() {
             depth += 1;
         }
         // Before the horizon check: a draw on the last ply is still a draw.
@@ -114,7 +114,7 @@ impl Searcher<'_> {
         let improving = self.improving(ply);
         // Where the improving flag is switched off, each rule that reads it
         // takes the side that acts as the rule did without it.
-        let (rfp_improving, lmp_improving, lmr_improving) = if techniques.improving {
+        let (rfp_improving, lmp_improving, lmr_improving) = if techniques.improving() {
             (improving, improving, improving)
         } else {
             (false, true, true)
@@ -136,7 +136,7 @@ impl Searcher<'_> {
         // A singular-extension search only asks how the other moves fare:
         // it skips everything before the move loop.
         if !pv_node && !in_check && excluded.is_none() {
-            if techniques.reverse_futility
+            if techniques.reverse_futility()
                 && reverse_futility_prunes(depth, eval, beta, rfp_improving)
             {
                 return eval;
@@ -144,7 +144,7 @@ impl Searcher<'_> {
             // Null move: if passing still keeps us above beta, a real move
             // will too. Not with only pawns and king (zugzwang), not twice
             // in a row, not during a verification search.
-            if techniques.null_move
+            if techniques.null_move()
                 && null_move_worth_trying(depth, eval, beta)
                 && !self.null_move_disabled
                 && self.pos.last_move().is_some()
@@ -155,7 +155,7 @@ impl Searcher<'_> {
             }
         }
 
-        if techniques.internal_iterative_reduction
+        if techniques.internal_iterative_reduction()
             && excluded.is_none()
             && tt_move.is_none()
             && internal_iterative_reduction_applies(depth)
@@ -163,7 +163,7 @@ impl Searcher<'_> {
             depth -= 1;
         }
 
-        if techniques.enhanced_transposition_cutoffs
+        if techniques.enhanced_transposition_cutoffs()
             && !pv_node
             && excluded.is_none()
             && depth >= self.etc.min_depth
@@ -177,7 +177,7 @@ impl Searcher<'_> {
         // Singular extension: is the table's move the only good one here?
         let mut tt_move_extension = 0;
         if let (Some(e), Some(m)) = (tt_entry, tt_move)
-            && techniques.singular_extensions
+            && techniques.singular_extensions()
             && ply > 0
             && excluded.is_none()
             && singular_test_applies(depth, e.depth)
@@ -202,7 +202,7 @@ impl Searcher<'_> {
                 self.stats.singular_extensions += 1;
                 // Singular by a wide margin: two plies deeper, a bounded
                 // number of times on one path.
-                let wide = techniques.double_extensions
+                let wide = techniques.double_extensions()
                     && !pv_node
                     && double_extension_applies(score, singular_beta)
                     && double_extensions_allowed(self.double_extensions[ply]);
@@ -211,7 +211,7 @@ impl Searcher<'_> {
                 // Multi-cut: even without the table's move, another move
                 // reaches beta; two refutations make this node a cutoff.
                 return singular_beta;
-            } else if techniques.negative_extensions && (e.score >= beta || cut_node) {
+            } else if techniques.negative_extensions() && (e.score >= beta || cut_node) {
                 // Another move nearly matches the table's, which is then
                 // not worth its full depth: it already beats beta, or the
                 // node is expected to fail high anyway.
@@ -246,14 +246,14 @@ impl Searcher<'_> {
                 // Late move pruning and futility pruning of quiets: once one
                 // quiet move is given up on, all later ones are, except
                 // checks (a quiet check may mate).
-                let late = techniques.late_move_pruning
+                let late = techniques.late_move_pruning()
                     && late_move_prunes(depth, moves_searched, lmp_improving);
-                let futile = techniques.futility && quiets_futile(depth, eval, alpha);
+                let futile = techniques.futility() && quiets_futile(depth, eval, alpha);
                 if !pv_node && quiet && (late || futile) && !self.pos.gives_check(m) {
                     picker.skip_quiets(&self.pos);
                     continue;
                 }
-                if techniques.history_pruning
+                if techniques.history_pruning()
                     && !pv_node
                     && quiet
                     && !refutation
@@ -261,7 +261,7 @@ impl Searcher<'_> {
                 {
                     continue;
                 }
-                if techniques.see_pruning
+                if techniques.see_pruning()
                     && !pv_node
                     && let Some(threshold) = see_pruning_threshold(depth, quiet)
                     && !see_ge(self.pos.board(), m, threshold)
@@ -287,7 +287,7 @@ impl Searcher<'_> {
             } else {
                 // Late move reductions for quiet moves searched late.
                 let mut r = 0;
-                if techniques.late_move_reductions
+                if techniques.late_move_reductions()
                     && late_move_reductions_apply(depth)
                     && quiet
                     && !gives_check
@@ -298,7 +298,7 @@ impl Searcher<'_> {
                         pv_node,
                         refutation,
                         lmr_improving,
-                        cut_node && techniques.cut_node_reductions,
+                        cut_node && techniques.cut_node_reductions(),
                         self.quiet_history(ply, side, m),
                     )
                     .clamp(0, new_depth - 1);
@@ -366,7 +366,7 @@ impl Searcher<'_> {
         // bound says which way it erred: a lesson for the correction
         // histories. Not from a capture's score (the exchange, not the
         // position, decides it), nor from proven results.
-        if self.setup.techniques.correction_history
+        if self.setup.techniques.correction_history()
             && !in_check
             && excluded.is_none()
             && best_move.is_none_or(is_quiet)
@@ -516,13 +516,13 @@ impl Searcher<'_> {
         let side = self.pos.turn();
         let bonus = stat_bonus(depth);
         let malus = stat_malus(depth);
-        if techniques.history {
+        if techniques.history() {
             self.memory.history.update(side, m, bonus);
             for &q in tried {
                 self.memory.history.update(side, q, -malus);
             }
         }
-        if techniques.continuation_history {
+        if techniques.continuation_history() {
             for back in [1, 2] {
                 let Some(earlier) = ply.checked_sub(back).and_then(|p| self.moved[p]) else {
                     continue;
@@ -534,11 +534,11 @@ impl Searcher<'_> {
                 }
             }
         }
-        if techniques.killers && self.killers[ply][0] != Some(m) {
+        if techniques.killers() && self.killers[ply][0] != Some(m) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(m);
         }
-        if techniques.counter_moves
+        if techniques.counter_moves()
             && let Some((piece, to)) = self.counter_slot()
         {
             self.memory.counter_moves[piece][to] = Some(m);
@@ -548,7 +548,7 @@ impl Searcher<'_> {
     /// A move caused a cutoff: the captures tried before it failed, and if
     /// it is a capture itself, it gets the credit.
     fn reward_capture(&mut self, m: Move, depth: i32, tried: &[Move]) {
-        if !self.setup.techniques.history {
+        if !self.setup.techniques.history() {
             return;
         }
         let side = self.pos.turn();

@@ -167,7 +167,7 @@ impl Searcher<'_> {
     fn aspiration_search(&mut self, depth: u32) {
         let previous = self.root_moves[self.pv_index].score;
         let mut delta = params::aspiration_window();
-        let (mut alpha, mut beta) = if self.setup.techniques.aspiration
+        let (mut alpha, mut beta) = if self.setup.techniques.aspiration()
             && depth as i32 >= params::aspiration_min_depth()
             && previous.abs() < MATE_BOUND
         {

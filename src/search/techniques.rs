@@ -26,111 +26,125 @@ impl Default for EtcLimits {
 /// The search's techniques, each of which can be switched off to measure
 /// what it is worth (an ablation match: the full search against the search
 /// without one technique). Builds with `--features ablation` expose this as
-/// the UCI option `Disable`; normal builds always search with all of them.
+/// the UCI option `Disable`. Normal builds always search with all of them,
+/// and there the switches are not there at all: `Techniques` holds nothing,
+/// each test below is `true` at compile time, and the branch it guards
+/// costs nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Techniques {
-    pub aspiration: bool,
-    pub check_extension: bool,
-    pub null_move: bool,
-    pub reverse_futility: bool,
-    pub futility: bool,
-    pub late_move_pruning: bool,
-    pub see_pruning: bool,
-    pub late_move_reductions: bool,
-    pub internal_iterative_reduction: bool,
-    pub enhanced_transposition_cutoffs: bool,
-    pub singular_extensions: bool,
-    pub killers: bool,
-    pub counter_moves: bool,
-    pub history: bool,
-    pub continuation_history: bool,
-    pub history_pruning: bool,
-    pub correction_history: bool,
-    pub double_extensions: bool,
-    pub negative_extensions: bool,
-    pub cut_node_reductions: bool,
-    pub quiescence_see: bool,
+    /// One bit a technique (`Technique as u32`): set where it is off.
+    #[cfg(feature = "ablation")]
+    disabled: u32,
+}
+
+/// The techniques: each a method of `Techniques` that says whether it is
+/// on, and the short name `Disable` takes.
+macro_rules! techniques {
+    ($($(#[$doc:meta])* $technique:ident: $name:literal,)*) => {
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        enum Technique {
+            $($technique,)*
+        }
+
+        impl Techniques {
+            $(
+                $(#[$doc])*
+                #[inline(always)]
+                pub fn $technique(self) -> bool {
+                    self.is_on(Technique::$technique)
+                }
+            )*
+
+            /// Each technique's short name, as `Disable` takes it.
+            const NAMES: &[(&'static str, Technique)] = &[$(($name, Technique::$technique),)*];
+        }
+    };
+}
+
+techniques! {
+    aspiration: "aspiration",
+    check_extension: "checkext",
+    null_move: "nullmove",
+    reverse_futility: "rfp",
+    futility: "futility",
+    late_move_pruning: "lmp",
+    see_pruning: "seeprune",
+    late_move_reductions: "lmr",
+    internal_iterative_reduction: "iir",
+    enhanced_transposition_cutoffs: "etc",
+    singular_extensions: "singular",
+    killers: "killers",
+    counter_moves: "countermove",
+    history: "history",
+    continuation_history: "conthist",
+    history_pruning: "histprune",
+    correction_history: "corrhist",
+    double_extensions: "doubleext",
+    negative_extensions: "negext",
+    cut_node_reductions: "cutnode",
+    quiescence_see: "qsee",
     /// Off, every rule that reads the improving flag acts as it did before
     /// it had one: reverse futility's full margin, late move pruning's
     /// longer wait, no extra reduction.
-    pub improving: bool,
+    improving: "improving",
 }
 
-/// Where a technique's on/off flag lives in `Techniques`.
-type Switch = fn(&mut Techniques) -> &mut bool;
-
 impl Techniques {
+    /// Every technique on: the search as it plays.
     pub const ALL: Techniques = Techniques {
-        aspiration: true,
-        check_extension: true,
-        null_move: true,
-        reverse_futility: true,
-        futility: true,
-        late_move_pruning: true,
-        see_pruning: true,
-        late_move_reductions: true,
-        internal_iterative_reduction: true,
-        enhanced_transposition_cutoffs: true,
-        singular_extensions: true,
-        killers: true,
-        counter_moves: true,
-        history: true,
-        continuation_history: true,
-        history_pruning: true,
-        correction_history: true,
-        double_extensions: true,
-        negative_extensions: true,
-        cut_node_reductions: true,
-        quiescence_see: true,
-        improving: true,
+        #[cfg(feature = "ablation")]
+        disabled: 0,
     };
 
-    /// Each technique's short name, as `Disable` takes it, with its switch:
-    /// the one list both the names and the lookup come from.
-    const SWITCHES: [(&'static str, Switch); 22] = [
-        ("aspiration", |t| &mut t.aspiration),
-        ("checkext", |t| &mut t.check_extension),
-        ("nullmove", |t| &mut t.null_move),
-        ("rfp", |t| &mut t.reverse_futility),
-        ("futility", |t| &mut t.futility),
-        ("lmp", |t| &mut t.late_move_pruning),
-        ("seeprune", |t| &mut t.see_pruning),
-        ("lmr", |t| &mut t.late_move_reductions),
-        ("iir", |t| &mut t.internal_iterative_reduction),
-        ("etc", |t| &mut t.enhanced_transposition_cutoffs),
-        ("singular", |t| &mut t.singular_extensions),
-        ("killers", |t| &mut t.killers),
-        ("countermove", |t| &mut t.counter_moves),
-        ("history", |t| &mut t.history),
-        ("conthist", |t| &mut t.continuation_history),
-        ("histprune", |t| &mut t.history_pruning),
-        ("corrhist", |t| &mut t.correction_history),
-        ("doubleext", |t| &mut t.double_extensions),
-        ("negext", |t| &mut t.negative_extensions),
-        ("cutnode", |t| &mut t.cut_node_reductions),
-        ("qsee", |t| &mut t.quiescence_see),
-        ("improving", |t| &mut t.improving),
-    ];
+    #[inline(always)]
+    fn is_on(self, technique: Technique) -> bool {
+        #[cfg(feature = "ablation")]
+        {
+            self.disabled & (1 << technique as u32) == 0
+        }
+        #[cfg(not(feature = "ablation"))]
+        {
+            let _ = technique;
+            true
+        }
+    }
 
     /// The short names, as `Disable` takes them.
     pub fn names() -> impl Iterator<Item = &'static str> {
-        Self::SWITCHES.iter().map(|&(name, _)| name)
+        Self::NAMES.iter().map(|&(name, _)| name)
     }
 
-    /// All techniques but those named in a comma- or space-separated list.
+    /// All techniques but those named in a comma- or space-separated list
+    /// (an ablation build's `Disable`; elsewhere only the empty list).
     pub fn all_but(list: &str) -> Result<Techniques, String> {
-        let mut t = Techniques::ALL;
+        let mut disabled = 0u32;
         for name in list.split([',', ' ']).filter(|n| !n.is_empty()) {
             let name = name.to_ascii_lowercase();
-            let (_, switch) = Self::SWITCHES
+            let (_, technique) = Self::NAMES
                 .iter()
                 .find(|(known, _)| *known == name)
                 .ok_or_else(|| {
                     let known: Vec<_> = Self::names().collect();
                     format!("unknown technique '{name}' (known: {})", known.join(", "))
                 })?;
-            *switch(&mut t) = false;
+            disabled |= 1 << *technique as u32;
         }
-        Ok(t)
+        Self::with_disabled(disabled)
+    }
+
+    #[cfg(feature = "ablation")]
+    fn with_disabled(disabled: u32) -> Result<Techniques, String> {
+        Ok(Techniques { disabled })
+    }
+
+    #[cfg(not(feature = "ablation"))]
+    fn with_disabled(disabled: u32) -> Result<Techniques, String> {
+        match disabled {
+            0 => Ok(Techniques::ALL),
+            _ => Err(
+                "this build searches with every technique (build with --features ablation)".into(),
+            ),
+        }
     }
 }

@@ -42,11 +42,20 @@ fn wins_hanging_queen() {
     assert_eq!(r.best.unwrap().to(), shakmaty::Square::D5);
 }
 
+#[cfg(not(feature = "ablation"))]
+#[test]
+fn a_normal_build_has_no_switches() {
+    assert_eq!(Techniques::all_but("").unwrap(), Techniques::ALL);
+    assert!(Techniques::all_but("nullmove").is_err());
+    assert_eq!(std::mem::size_of::<Techniques>(), 0);
+}
+
+#[cfg(feature = "ablation")]
 #[test]
 fn techniques_by_name() {
     let t = Techniques::all_but("nullmove, LMR").unwrap();
-    assert!(!t.null_move && !t.late_move_reductions);
-    assert!(t.futility && t.singular_extensions);
+    assert!(!t.null_move() && !t.late_move_reductions());
+    assert!(t.futility() && t.singular_extensions());
     assert_eq!(Techniques::all_but("").unwrap(), Techniques::ALL);
     for name in Techniques::names() {
         assert_ne!(
@@ -82,6 +91,7 @@ fn singular_search_has_its_own_table_key() {
     );
 }
 
+#[cfg(feature = "ablation")]
 #[test]
 fn singular_extensions_happen_and_can_be_switched_off() {
     let fen = "r1bq1rk1/pp2bppp/2n2n2/3p4/3P4/2NB1N2/PP3PPP/R1BQ1RK1 w - - 0 10";
@@ -102,6 +112,7 @@ fn singular_extensions_happen_and_can_be_switched_off() {
     assert_eq!(singular(Techniques::all_but("singular").unwrap()), 0);
 }
 
+#[cfg(feature = "ablation")]
 #[test]
 fn every_technique_can_be_switched_off_safely() {
     // Each ablation still finds the mate and a legal move. Depth 12, not
