@@ -9,10 +9,9 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
 
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::{Color, Position};
 
-use common::exe;
+use common::{chess, exe, fen_of};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("lasker-ob-{name}-{}", std::process::id()));
@@ -45,17 +44,6 @@ fn genfens(request: &str) -> Vec<String> {
             None => panic!("genfens {request}: unexpected line '{line}'"),
         })
         .collect()
-}
-
-fn chess(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap_or_else(|e| panic!("'{fen}': {e}"))
-        .into_position(CastlingMode::Standard)
-        .unwrap_or_else(|e| panic!("'{fen}': {e}"))
-}
-
-fn fen_of(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 
 #[test]

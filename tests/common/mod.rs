@@ -286,3 +286,16 @@ impl Drop for Engine {
         let _ = self.child.wait();
     }
 }
+
+/// A standard-chess position from a FEN the test knows is good.
+pub fn chess(fen: &str) -> shakmaty::Chess {
+    fen.parse::<shakmaty::fen::Fen>()
+        .unwrap_or_else(|e| panic!("'{fen}': {e}"))
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap_or_else(|e| panic!("'{fen}': {e}"))
+}
+
+/// A position's FEN (en passant written only where a capture is legal).
+pub fn fen_of(pos: &shakmaty::Chess) -> String {
+    shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+}

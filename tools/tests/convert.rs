@@ -11,12 +11,11 @@ use std::process::{Command, Stdio};
 
 use lasker_tools::data;
 use lasker_tools::trainingdata::{self, GameResult};
-use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Outcome, Position};
+use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Outcome, Position};
 
-use common::{Engine, TIMEOUT};
+use common::{Engine, TIMEOUT, chess, fen_of};
 
 /// The tools binary.
 const TOOLS: &str = env!("CARGO_BIN_EXE_lasker-tools");
@@ -26,17 +25,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn chess(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap_or_else(|e| panic!("'{fen}': {e}"))
-        .into_position(CastlingMode::Standard)
-        .unwrap_or_else(|e| panic!("'{fen}': {e}"))
-}
-
-fn fen_of(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 
 /// What these tests add to the shared harness (`common`).
