@@ -388,6 +388,22 @@ fn play(board: &Board, text: &str) -> Result<Board, String> {
     Ok(after)
 }
 
+/// Sends `isready` and checks every line before its `readyok`.
+fn isready(engine: &mut Engine, answers: &mut Answers) {
+    engine.send("isready");
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        let out = engine
+            .next_line(deadline.saturating_duration_since(Instant::now()))
+            .unwrap_or_else(|| panic!("no readyok\n{}", engine.context()));
+        if out == "readyok" {
+            return;
+        }
+        let context = engine.context();
+        answers.read(&out, &|| context.clone());
+    }
+}
+
 #[test]
 fn every_go_gets_one_legal_bestmove() {
     let lines: usize = std::env::var("LASKER_FUZZ_LINES")
@@ -482,18 +498,7 @@ fn every_go_gets_one_legal_bestmove() {
             answers.read(&out, &|| context.clone());
         }
         if sent % 50 == 49 {
-            engine.send("isready");
-            let deadline = Instant::now() + TIMEOUT;
-            loop {
-                let out = engine
-                    .next_line(deadline.saturating_duration_since(Instant::now()))
-                    .unwrap_or_else(|| panic!("no readyok\n{}", engine.context()));
-                if out == "readyok" {
-                    break;
-                }
-                let context = engine.context();
-                answers.read(&out, &|| context.clone());
-            }
+            isready(&mut engine, &mut answers);
         }
     }
     // The last search (infinite, pondering, or unlimited) ends on `stop`;
@@ -513,17 +518,7 @@ fn every_go_gets_one_legal_bestmove() {
         let context = engine.context();
         answers.read(&out, &|| context.clone());
     }
-    engine.send("isready");
-    loop {
-        let out = engine
-            .next_line(TIMEOUT)
-            .unwrap_or_else(|| panic!("no readyok at the end\n{}", engine.context()));
-        if out == "readyok" {
-            break;
-        }
-        let context = engine.context();
-        answers.read(&out, &|| context.clone());
-    }
+    isready(&mut engine, &mut answers);
     engine.send("quit");
     let status = engine.child.wait().expect("the engine exits");
     assert!(status.success(), "exit status {status:?}");
