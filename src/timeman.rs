@@ -33,8 +33,6 @@ pub struct Limits {
     pub ponder: bool,
     /// Root moves to consider, in UCI notation (empty: all).
     pub searchmoves: Vec<String>,
-    /// Set by `go perft N`.
-    pub perft: Option<u32>,
 }
 
 impl Limits {

@@ -19,6 +19,7 @@ use log::debug;
 use shakmaty::{CastlingMode, Color, Position as _};
 
 use crate::bench;
+use crate::channel::send;
 use crate::engine::{Engine, SearchFinished, SearchRequest};
 use crate::epd;
 use crate::genfens;
@@ -34,8 +35,6 @@ use options::{DEFAULT_HASH_MB, Options};
 
 pub const ENGINE_NAME: &str = "Lasker";
 pub const ENGINE_AUTHOR: &str = "the Lasker developers";
-
-use crate::channel::send;
 
 /// Reports a problem with the input; the engine carries on.
 fn error(msg: &str) {
