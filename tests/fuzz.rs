@@ -19,21 +19,21 @@
 //! `LASKER_FUZZ_SEED` the seed; `LASKER_FUZZ_DEBUG_LOG` a file for the
 //! engine's `Debug Log File` (every line in and out as the engine saw it).
 
+mod common;
+
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::thread;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, PositionError};
 
-const EXE: &str = env!("CARGO_BIN_EXE_lasker");
+use common::TIMEOUT;
+
 const DEFAULT_LINES: usize = 100_000;
-/// A hang guard: the longest wait for an answer that must come.
-const TIMEOUT: Duration = Duration::from_secs(60);
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 /// Positions the fuzzer starts its games from, all standard chess.
@@ -254,22 +254,13 @@ struct Engine {
 
 impl Engine {
     fn new() -> Engine {
-        let mut child = Command::new(EXE)
+        let mut child = Command::new(common::exe())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .expect("starting the engine");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let rx = common::read_lines(child.stdout.take().unwrap());
         let stdin = child.stdin.take().unwrap();
         Engine {
             child,

@@ -70,17 +70,7 @@ impl Engine {
             .stderr(Stdio::null())
             .spawn()
             .expect("starting the engine");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-            // Dropping `tx` tells the test that stdout closed.
-        });
+        let rx = read_lines(child.stdout.take().expect("piped stdout"));
         let stdin = child.stdin.take();
         Engine {
             child,
@@ -298,4 +288,20 @@ pub fn chess(fen: &str) -> shakmaty::Chess {
 /// A position's FEN (en passant written only where a capture is legal).
 pub fn fen_of(pos: &shakmaty::Chess) -> String {
     shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+}
+
+/// The engine's stdout, line by line, read on a thread of its own so that
+/// a test can wait for a line with a timeout; the channel closes with
+/// stdout.
+pub fn read_lines(stdout: std::process::ChildStdout) -> Receiver<String> {
+    let (tx, rx) = channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
 }
