@@ -1832,6 +1832,27 @@ fn version_and_help() {
     );
 }
 
+/// `lasker --help | head -1` closes the pipe before the engine has
+/// written: the engine exits quietly instead of panicking on it (CI's
+/// `lasker-tools --help | grep -q` failed that way; `tools/tests` holds that
+/// binary to the same).
+#[test]
+fn a_closed_stdout_is_no_panic() {
+    for arg in ["--help", "--version"] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = std::process::Command::new(common::exe())
+            .arg(arg)
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{arg}: {:?} {stderr}", out.status);
+        assert!(!stderr.contains("panicked"), "{arg}: {stderr}");
+    }
+}
+
 #[test]
 fn eval_file_is_found_beside_the_binary() {
     let dir = std::env::temp_dir().join(format!("lasker-beside-{}", std::process::id()));

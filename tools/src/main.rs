@@ -23,11 +23,11 @@ fn main() {
         Some("convert") => lasker_tools::data::convert(rest),
         Some("fit-wdl") => lasker_tools::wdl_fit::run(rest),
         Some("--help" | "-h" | "help") => {
-            println!("{USAGE}");
+            print_text(USAGE);
             Ok(())
         }
         Some("--version" | "-V") => {
-            println!("lasker-tools {}", env!("CARGO_PKG_VERSION"));
+            print_text(&format!("lasker-tools {}", env!("CARGO_PKG_VERSION")));
             Ok(())
         }
         _ => Err(USAGE.to_string()),
@@ -36,4 +36,12 @@ fn main() {
         eprintln!("lasker-tools: {e}");
         std::process::exit(2);
     }
+}
+
+/// Writes `text` and a newline to stdout. A reader that stops reading early
+/// (`lasker-tools --help | grep -q datagen`) closes the pipe: that is no
+/// error of ours, where `println!` would panic on it.
+fn print_text(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout(), "{text}");
 }
