@@ -41,7 +41,7 @@ VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 RELEASE_DIR ?= release
 LEVELS := x86-64-v2 x86-64-v3 x86-64-v4
 
-.PHONY: all build tools run test bench perft-full tt-report clippy fmt clean lasker-v3 release \
+.PHONY: all build tools run test bench perft-full tt-report search-report clippy fmt clean lasker-v3 release \
 	$(LEVELS:%=release-%)
 
 # Whether this CPU runs code built for target-cpu $(1): every target
@@ -118,9 +118,12 @@ bench: build
 perft-full:
 	$(CARGO) test --release -- --ignored perft_full --nocapture
 
-# The measurements of docs/transposition-table.md (several minutes).
+# The measurements of docs/transposition-table.md (several minutes) and
+# of docs/search.md's ETC table (benches/).
 tt-report:
-	$(CARGO) test --release --features ablation --test tt_experiments -- --ignored --nocapture --test-threads=1
+	$(CARGO) bench --features ablation --bench tt_report
+search-report:
+	$(CARGO) bench --features tune --bench search_report
 
 # Binaries for any x86-64 machine with AVX2 (x86-64-v3: Haswell, Zen and
 # later) rather than for this CPU: for a lent machine with many cores that

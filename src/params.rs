@@ -153,6 +153,16 @@ params! {
     double_extension_margin = 20, 0..=60, step 3;
     /// ... at most this many times on one path.
     double_extension_max = 6, 2..=12, step 1;
+    /// The test searches the other moves this many hundredths as deep as
+    /// the node (less a ply).
+    singular_depth_share = 50, 30..=70, step 2;
+
+    // Enhanced transposition cutoffs: the children's table entries are
+    // looked up before a node's moves are searched ...
+    /// ... from this depth on ...
+    etc_min_depth = 3, 1..=8, step 1;
+    /// ... at most this many plies from the root (0: nowhere).
+    etc_max_ply = 2, 0..=8, step 1;
 
     // Late move reductions.
     /// From this depth on.
@@ -198,15 +208,24 @@ params! {
     aspiration_window = 21, 8..=50, step 3;
     /// ... widened by this many percent after each fail ...
     aspiration_growth = 54, 20..=150, step 8;
-    /// ... from this depth on.
+    /// ... from this depth on; a window wider than this many centipawns
+    /// gives way to the full one.
     aspiration_min_depth = 5, 2..=8, step 1;
+    aspiration_max_window = 1000, 40..=3000, step 100;
+
+    // Lazy SMP's vote (`search/smp.rs`).
+    /// A thread's vote weighs its score above the worst thread's plus this
+    /// (so that the worst thread's vote still counts), times its depth.
+    smp_vote_offset = 14, 0..=50, step 2;
 
     // Time (`timeman.rs`).
     /// A clock without `movestogo` is shared as if this many moves were to
     /// come ...
     time_moves_to_go = 29, 15..=50, step 2;
-    /// ... plus this many percent of the increment.
+    /// ... plus this many percent of the increment, once the clock holds
+    /// `time_full_increment_clock` increments (in proportion below).
     time_increment_share = 75, 40..=100, step 5;
+    time_full_increment_clock = 20, 5..=40, step 2;
     /// The hard limit: this many percent of the optimum ...
     time_hard_factor = 396, 200..=600, step 25;
     /// ... but at most this many percent of the clock.
@@ -219,12 +238,22 @@ params! {
     time_node_base = 151, 100..=250, step 8;
     time_node_scale = 137, 80..=200, step 8;
     /// ... times this many hundredths after 0, 1, 2, 3 and 4 or more
-    /// iterations with the same best move.
+    /// iterations with the same best move ...
     time_stability_0 = 150, 100..=250, step 8;
     time_stability_1 = 120, 80..=200, step 6;
     time_stability_2 = 100, 60..=150, step 5;
     time_stability_3 = 90, 50..=130, step 5;
     time_stability_4 = 80, 40..=120, step 5;
+    /// ... from this iteration on (before it, neither scales the limit).
+    time_scale_min_depth = 6, 3..=10, step 1;
+
+    // The transposition table's replacement (`tt.rs`).
+    /// A store for the same position keeps an entry of this search that is
+    /// more than this many plies deeper (unless the new one is exact) ...
+    tt_keep_deeper_margin = 3, 0..=8, step 1;
+    /// ... and among the others the victim is the shallowest, an entry of
+    /// an earlier search counting this many plies shallower per search.
+    tt_age_plies = 8, 2..=16, step 1;
 }
 
 /// Where the parameter of this name stands in `PARAMS` (case-insensitive,
@@ -294,7 +323,7 @@ mod tests {
                     .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
             );
         }
-        assert!((30..=60).contains(&PARAMS.len()), "{}", PARAMS.len());
+        assert!((30..=80).contains(&PARAMS.len()), "{}", PARAMS.len());
     }
 
     #[test]

@@ -116,15 +116,10 @@ impl TimeBudget {
     }
 }
 
-/// The clock holds this many increments before a move spends its share of
-/// the increment (`params::time_increment_share`); below it, a share of that
-/// in proportion.
-pub const FULL_INCREMENT_CLOCK: u64 = 20;
-
 /// What a move may spend of the increment, with `available` ms on the
 /// clock (less Move Overhead): its share (three quarters by default) once
-/// the clock holds
-/// [`FULL_INCREMENT_CLOCK`] increments, in proportion below.
+/// the clock holds `params::time_full_increment_clock` increments (20 by
+/// default), in proportion below.
 ///
 /// Spending the increment whatever the clock lets the clock sink to where
 /// the increment only just pays for the moves: a GUI and a busy machine
@@ -137,10 +132,11 @@ pub const FULL_INCREMENT_CLOCK: u64 = 20;
 /// clock they have.
 fn increment_credit(available: u64, inc: u64) -> u64 {
     let full = inc * params::time_increment_share() as u64 / 100;
-    if available >= FULL_INCREMENT_CLOCK * inc {
+    let full_clock = params::time_full_increment_clock() as u64 * inc;
+    if available >= full_clock {
         full
     } else {
-        full * available / (FULL_INCREMENT_CLOCK * inc)
+        full * available / full_clock
     }
 }
 

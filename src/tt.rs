@@ -18,10 +18,11 @@
 //! Replacement in a full bucket: the entry of the same position, else an
 //! empty one, else one that can't be reached again (more pieces than the
 //! root: pieces never come back), else the one with the lowest
-//! `depth - 8 * age`, so deep entries live long but stale ones go.
+//! `depth - params::tt_age_plies() * age`, so deep entries live long but stale ones go.
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
+use crate::params;
 use crate::score::TB_WIN_BOUND;
 
 pub const ENTRIES_PER_BUCKET: usize = 4;
@@ -149,7 +150,8 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 pub struct ReplacementPolicy {
     /// Entries with more pieces than the root go first.
     pub unreachable_first: bool,
-    /// Entries of earlier searches lose 8 plies of depth per search.
+    /// Entries of earlier searches lose `params::tt_age_plies` of depth per
+    /// search.
     pub aging: bool,
     /// Among the rest, the shallowest goes (else the first slot found).
     pub depth_preferred: bool,
@@ -407,7 +409,10 @@ impl TranspositionTable {
             if (stored_key ^ key) & self.check_mask() == 0 {
                 // Same position: keep a deeper result of this search unless
                 // the new one is exact; never lose the move.
-                if bound != Bound::Exact && old.generation == generation && depth + 3 < old.depth {
+                if bound != Bound::Exact
+                    && old.generation == generation
+                    && depth + params::tt_keep_deeper_margin() < old.depth
+                {
                     return;
                 }
                 let mv = if mv == 0 { old.mv } else { mv };
@@ -424,7 +429,7 @@ impl TranspositionTable {
                     0
                 };
                 let depth = if policy.depth_preferred { old.depth } else { 0 };
-                depth - 8 * age
+                depth - params::tt_age_plies() * age
             };
             if value < victim_value {
                 victim = i;

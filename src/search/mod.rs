@@ -23,6 +23,7 @@ mod pruning;
 mod quiescence;
 mod root;
 mod smp;
+mod stack;
 mod techniques;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -41,13 +42,14 @@ use crate::tablebase::{Syzygy, Wdl};
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::{Bound, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
 use pruning::ReductionTable;
+use stack::SearchStack;
 
 pub use crate::score::{
     DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND, TB_WIN_CP, format_score,
 };
 pub use root::RankedRoot;
 pub use smp::best_thread;
-pub use techniques::{EtcLimits, Techniques};
+pub use techniques::Techniques;
 
 /// The static evaluation of a node in check: none (below every score).
 const NO_EVAL: i32 = -INFINITY;
@@ -234,8 +236,8 @@ impl Default for SearchMemory {
 }
 
 /// One thread's search: the position it walks, with everything the thread
-/// keeps along its path (PV, killers, excluded moves) and across moves
-/// (`SearchMemory`).
+/// keeps along its path (`stack`: PV, killers, excluded moves) and across
+/// moves (`SearchMemory`).
 pub struct Searcher<'a> {
     pub pos: Position,
     setup: &'a SearchSetup<'a>,
@@ -249,26 +251,14 @@ pub struct Searcher<'a> {
     completed_depth: u32,
     /// Completed iterations in a row that ended with the same best move.
     best_move_stability: u32,
-    pv_table: Vec<[Option<Move>; MAX_PLY]>,
-    pv_len: [usize; MAX_PLY + 1],
-    killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    /// The move played at each ply of the current path (`None` for a null
-    /// move), as the continuation history knows it.
-    moved: [Option<PieceTo>; MAX_PLY + 1],
-    /// The static evaluation at each ply of the current path (`NO_EVAL` in
-    /// check), to tell whether the position is improving.
-    static_evals: [i32; MAX_PLY + 1],
-    /// Double extensions on the path to each ply.
-    double_extensions: [u8; MAX_PLY + 1],
+    /// What the search keeps for each ply of the current path.
+    stack: SearchStack,
     memory: SearchMemory,
     reductions: ReductionTable,
     /// Null moves are off for the rest of a verification search.
     null_move_disabled: bool,
-    /// The move a singular-extension search at this ply leaves out.
-    excluded: [Option<Move>; MAX_PLY + 1],
     /// The iteration's depth; extensions stop at twice this ply.
     root_depth: u32,
-    etc: EtcLimits,
     stopped: bool,
     /// A stop is obeyed only once the root has a move with a searched
     /// score: after the first root move of the first iteration (helpers
@@ -324,18 +314,11 @@ impl<'a> Searcher<'a> {
             pv_index: 0,
             completed_depth: 0,
             best_move_stability: 0,
-            pv_table: vec![[None; MAX_PLY]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
-            killers: [[None; 2]; MAX_PLY + 1],
-            moved: [None; MAX_PLY + 1],
-            static_evals: [NO_EVAL; MAX_PLY + 1],
-            double_extensions: [0; MAX_PLY + 1],
+            stack: SearchStack::default(),
             memory,
             reductions: ReductionTable::new(),
             null_move_disabled: false,
-            excluded: [None; MAX_PLY + 1],
             root_depth: 0,
-            etc: EtcLimits::default(),
             stopped: false,
             has_move_to_play: thread_id != 0,
             slowest_probe: Duration::ZERO,
@@ -356,18 +339,12 @@ impl<'a> Searcher<'a> {
         self.memory
     }
 
-    /// Experiments only: try enhanced transposition cutoffs elsewhere.
-    pub fn with_etc(mut self, etc: EtcLimits) -> Self {
-        self.etc = etc;
-        self
-    }
-
     /// The table key of this node: the position's key, or for a
     /// singular-extension search (the same position without one move) that
     /// key folded with the excluded move, so that the sub-search's entries
     /// are never mistaken for the full node's.
     fn node_key(&self, ply: usize) -> u64 {
-        match self.excluded[ply] {
+        match self.stack[ply].excluded {
             None => self.pos.key(),
             // An odd multiplier maps every non-zero move code to a non-zero
             // scramble, so the folded key always differs from the plain one.
@@ -462,19 +439,11 @@ impl<'a> Searcher<'a> {
         self.stopped
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
-        let (head, tail) = self.pv_table.split_at_mut(ply + 1);
-        let child_len = self.pv_len[ply + 1];
-        head[ply][0] = Some(m);
-        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
-        self.pv_len[ply] = child_len + 1;
-    }
-
     /// The continuation rows of the node at `ply`: after the moves one and
     /// two plies back.
     fn quiet_context(&self, ply: usize) -> QuietContext<'_> {
         let row = |back: usize| {
-            let earlier = self.moved[ply.checked_sub(back)?]?;
+            let earlier = self.stack.moved_back(ply, back)?;
             Some(self.memory.continuation.row(earlier))
         };
         QuietContext {
@@ -485,7 +454,7 @@ impl<'a> Searcher<'a> {
     /// The keys of the node at `ply` in the correction histories.
     fn correction_keys(&self, ply: usize) -> CorrectionKeys {
         let structure = self.pos.structure_keys();
-        let back = |n: usize| self.moved[ply.checked_sub(n)?];
+        let back = |n: usize| self.stack.moved_back(ply, n);
         CorrectionKeys {
             side: self.pos.turn(),
             pawns: structure.pawns,
@@ -514,14 +483,13 @@ impl<'a> Searcher<'a> {
     /// (the static evaluation above the one two plies back, or four where
     /// that one was in check)? Margins tighten where it isn't.
     fn improving(&self, ply: usize) -> bool {
-        let now = self.static_evals[ply];
+        let now = self.stack[ply].static_eval;
         if now == NO_EVAL {
             return false;
         }
         let earlier = [2, 4]
             .into_iter()
-            .filter_map(|back| ply.checked_sub(back))
-            .map(|p| self.static_evals[p])
+            .filter_map(|back| self.stack.static_eval_back(ply, back))
             .find(|&e| e != NO_EVAL);
         earlier.is_none_or(|e| now > e)
     }
@@ -529,7 +497,7 @@ impl<'a> Searcher<'a> {
     /// Plays `m` at `ply`, starting the load of the child's table bucket as soon as
     /// its key is known.
     fn make_move(&mut self, m: Move, ply: usize) {
-        self.moved[ply] = Some(PieceTo::of(self.pos.turn(), m));
+        self.stack[ply].moved = Some(PieceTo::of(self.pos.turn(), m));
         let tt = self.setup.tt;
         self.pos.make_announcing(m, |key| tt.prefetch(key));
     }

@@ -19,6 +19,7 @@ use super::pruning::{
 use super::{NO_EVAL, Searcher, tb_score};
 use crate::history::{PieceTo, piece_index, stat_bonus, stat_malus};
 use crate::movepick::{MovePicker, QuietHints, is_quiet};
+use crate::params;
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND};
 use crate::see::see_ge;
 use crate::tablebase::{Syzygy, Wdl};
@@ -38,10 +39,10 @@ impl Searcher<'_> {
         cut_node: bool,
     ) -> i32 {
         let techniques = self.setup.techniques;
-        self.pv_len[ply] = 0;
+        self.stack[ply].pv.clear();
         let in_check = self.pos.in_check();
         // A singular-extension search: this node again, without one move.
-        let excluded = self.excluded[ply];
+        let excluded = self.stack[ply].excluded;
         // Check extension: a check is searched one ply deeper, so that the
         // horizon never falls in the middle of a forcing sequence.
         if in_check && techniques.check_extension() {
@@ -110,7 +111,7 @@ impl Searcher<'_> {
         } else {
             self.corrected_eval(ply)
         };
-        self.static_evals[ply] = static_eval;
+        self.stack[ply].static_eval = static_eval;
         let improving = self.improving(ply);
         // Where the improving flag is switched off, each rule that reads it
         // takes the side that acts as the rule did without it.
@@ -166,8 +167,8 @@ impl Searcher<'_> {
         if techniques.enhanced_transposition_cutoffs()
             && !pv_node
             && excluded.is_none()
-            && depth >= self.etc.min_depth
-            && ply <= self.etc.max_ply
+            && depth >= params::etc_min_depth()
+            && ply as i32 <= params::etc_max_ply()
             && let Some(score) = self.etc_cutoff(depth, beta, ply)
         {
             self.store_tt(ply, None, score, depth, Bound::Lower);
@@ -186,7 +187,7 @@ impl Searcher<'_> {
             && ply < 2 * self.root_depth as usize
         {
             let singular_beta = singular_beta(e.score, depth);
-            self.excluded[ply] = Some(m);
+            self.stack[ply].excluded = Some(m);
             let score = self.negamax(
                 singular_search_depth(depth),
                 singular_beta - 1,
@@ -194,7 +195,7 @@ impl Searcher<'_> {
                 ply,
                 cut_node,
             );
-            self.excluded[ply] = None;
+            self.stack[ply].excluded = None;
             if self.stopped {
                 return DRAW;
             }
@@ -205,7 +206,7 @@ impl Searcher<'_> {
                 let wide = techniques.double_extensions()
                     && !pv_node
                     && double_extension_applies(score, singular_beta)
-                    && double_extensions_allowed(self.double_extensions[ply]);
+                    && double_extensions_allowed(self.stack[ply].double_extensions);
                 tt_move_extension = if wide { 2 } else { 1 };
             } else if singular_beta >= beta {
                 // Multi-cut: even without the table's move, another move
@@ -220,7 +221,7 @@ impl Searcher<'_> {
         }
 
         let hints = QuietHints {
-            killers: self.killers[ply],
+            killers: self.stack[ply].killers,
             counter: self
                 .counter_slot()
                 .and_then(|(piece, to)| self.memory.counter_moves[piece][to]),
@@ -232,7 +233,7 @@ impl Searcher<'_> {
         let mut moves_searched = 0usize;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
-        self.killers[ply + 1] = [None; 2];
+        self.stack[ply + 1].killers = [None; 2];
 
         while let Some(m) = picker.next(&self.pos, &self.memory.history, self.quiet_context(ply)) {
             if Some(m) == excluded {
@@ -278,8 +279,8 @@ impl Searcher<'_> {
                 0
             };
             let new_depth = depth - 1 + extension;
-            self.double_extensions[ply + 1] =
-                self.double_extensions[ply] + u8::from(extension >= 2);
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + u8::from(extension >= 2);
             let score = if moves_searched == 0 {
                 // The first child of a PV node is a PV node; otherwise
                 // children of cut-nodes are expected all-nodes and back.
@@ -325,7 +326,7 @@ impl Searcher<'_> {
                 if score > alpha {
                     alpha = score;
                     best_move = Some(m);
-                    self.update_pv(ply, m);
+                    self.stack.update_pv(ply, m);
                     if score >= beta {
                         if quiet {
                             self.reward_quiet(ply, m, depth, &quiets_tried);
@@ -448,8 +449,8 @@ impl Searcher<'_> {
         cut_node: bool,
     ) -> Option<i32> {
         let r = null_move_reduction(depth, eval, beta);
-        self.moved[ply] = None;
-        self.double_extensions[ply + 1] = self.double_extensions[ply];
+        self.stack[ply].moved = None;
+        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
         self.pos.make_null();
         self.setup.tt.prefetch(self.pos.key());
         let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
@@ -524,7 +525,7 @@ impl Searcher<'_> {
         }
         if techniques.continuation_history() {
             for back in [1, 2] {
-                let Some(earlier) = ply.checked_sub(back).and_then(|p| self.moved[p]) else {
+                let Some(earlier) = self.stack.moved_back(ply, back) else {
                     continue;
                 };
                 let continuation = &mut self.memory.continuation;
@@ -534,9 +535,10 @@ impl Searcher<'_> {
                 }
             }
         }
-        if techniques.killers() && self.killers[ply][0] != Some(m) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(m);
+        let killers = &mut self.stack[ply].killers;
+        if techniques.killers() && killers[0] != Some(m) {
+            killers[1] = killers[0];
+            killers[0] = Some(m);
         }
         if techniques.counter_moves()
             && let Some((piece, to)) = self.counter_slot()

@@ -106,7 +106,7 @@ pub(super) fn singular_beta(tt_score: i32, depth: i32) -> i32 {
 
 /// The depth of the search without the table's move.
 pub(super) fn singular_search_depth(depth: i32) -> i32 {
-    (depth - 1) / 2
+    (depth - 1) * params::singular_depth_share() / 100
 }
 
 /// Double extension: every other move stayed below the singular bound by a

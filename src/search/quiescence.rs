@@ -10,7 +10,7 @@ use crate::tt::Bound;
 
 impl Searcher<'_> {
     pub(super) fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv_len[ply] = 0;
+        self.stack[ply].pv.clear();
         self.count_node();
         if self.should_stop() {
             return DRAW;
@@ -55,7 +55,7 @@ impl Searcher<'_> {
                 if score > alpha {
                     alpha = score;
                     best_move = Some(m);
-                    self.update_pv(ply, m);
+                    self.stack.update_pv(ply, m);
                     if score >= beta {
                         break;
                     }

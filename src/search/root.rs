@@ -100,7 +100,7 @@ impl Searcher<'_> {
         // don't all search the same tree in lockstep.
         let first_depth = 1 + (self.thread_id as u32 & 1).min(max_depth - 1);
 
-        self.static_evals[0] = if self.pos.in_check() {
+        self.stack[0].static_eval = if self.pos.in_check() {
             super::NO_EVAL
         } else {
             self.memory.evaluator.evaluate(&self.pos)
@@ -193,7 +193,7 @@ impl Searcher<'_> {
                 return;
             }
             delta += delta * params::aspiration_growth() / 100;
-            if delta > 1000 {
+            if delta > params::aspiration_max_window() {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -262,9 +262,8 @@ impl Searcher<'_> {
     /// fraction of nodes the best move took and how long it has been best.
     /// Shallow iterations are too short to tell.
     fn soft_limit_scale(&self) -> f64 {
-        const MIN_DEPTH: u32 = 6;
         let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
-        if self.completed_depth < MIN_DEPTH || total == 0 {
+        if (self.completed_depth as i32) < params::time_scale_min_depth() || total == 0 {
             return 1.0;
         }
         let best = self.root_moves[0].nodes as f64 / total as f64;
@@ -339,7 +338,7 @@ impl Searcher<'_> {
             }
             let nodes_before = self.nodes;
             self.make_move(m, 0);
-            self.double_extensions[1] = 0;
+            self.stack[1].double_extensions = 0;
             let score = if i == self.pv_index {
                 -self.negamax(depth - 1, -beta, -alpha, 1, false)
             } else {
@@ -364,8 +363,7 @@ impl Searcher<'_> {
                 rm.seldepth = self.seldepth;
                 rm.pv.clear();
                 rm.pv.push(m);
-                rm.pv
-                    .extend(self.pv_table[1][..self.pv_len[1]].iter().flatten().copied());
+                rm.pv.extend_from_slice(&self.stack[1].pv);
             } else {
                 rm.score = -INFINITY;
             }

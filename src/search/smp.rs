@@ -10,11 +10,8 @@
 //! it). Proven results (mates, tablebase wins) go first, shortest first.
 
 use super::SearchResult;
+use crate::params;
 use crate::score::TB_WIN_BOUND;
-
-/// A thread's vote for its move counts its score above the worst thread's
-/// plus this, so that the worst thread's vote still counts.
-const VOTE_SCORE_OFFSET: i64 = 14;
 
 /// The index of the result to play among `results` (the main thread's at
 /// index 0). Results without a move (no legal move) or without a completed
@@ -32,7 +29,8 @@ pub fn best_thread(results: &[SearchResult]) -> usize {
             .filter(|&&j| results[j].best == results[i].best)
             .map(|&j| {
                 let r = &results[j];
-                (i64::from(r.score - min_score) + VOTE_SCORE_OFFSET) * i64::from(r.depth)
+                (i64::from(r.score - min_score) + i64::from(params::smp_vote_offset()))
+                    * i64::from(r.depth)
             })
             .sum()
     };

@@ -1,27 +1,4 @@
-//! The search's techniques as switches, for ablation experiments, and
-//! where enhanced transposition cutoffs are tried.
-
-/// Enhanced transposition cutoffs: at nodes this deep and this near root.
-const ETC_MIN_DEPTH: i32 = 3;
-const ETC_MAX_PLY: usize = 2;
-
-/// Where enhanced transposition cutoffs are tried. The defaults are what
-/// the measurements chose; `Searcher::with_etc` changes them for experiments
-/// (`max_ply: 0` switches ETC off).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EtcLimits {
-    pub min_depth: i32,
-    pub max_ply: usize,
-}
-
-impl Default for EtcLimits {
-    fn default() -> Self {
-        EtcLimits {
-            min_depth: ETC_MIN_DEPTH,
-            max_ply: ETC_MAX_PLY,
-        }
-    }
-}
+//! The search's techniques as switches, for ablation experiments.
 
 /// The search's techniques, each of which can be switched off to measure
 /// what it is worth (an ablation match: the full search against the search

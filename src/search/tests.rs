@@ -77,10 +77,10 @@ fn singular_search_has_its_own_table_key() {
     let moves = s.pos.board().legal_moves();
     let mut keys = vec![plain];
     for &m in &moves {
-        s.excluded[3] = Some(m);
+        s.stack[3].excluded = Some(m);
         keys.push(s.node_key(3));
     }
-    s.excluded[3] = None;
+    s.stack[3].excluded = None;
     assert_eq!(s.node_key(3), plain);
     keys.sort_unstable();
     keys.dedup();

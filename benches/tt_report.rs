@@ -1,31 +1,31 @@
-//! Transposition-table experiments: the measurements behind
-//! docs/transposition-table.md, plus a few fast checks that run with every
-//! `cargo test`.
-//!
-//! The experiments are `#[ignore]`d; they print Markdown tables:
+//! Transposition-table measurements: the tables of
+//! docs/transposition-table.md. `make tt-report` runs them all (several
+//! minutes); one by its name:
 //!
 //! ```text
-//! cargo test --release --test tt_experiments -- --ignored --nocapture --test-threads=1
+//! cargo bench --features ablation --bench tt_report -- exp3
 //! ```
 //!
-//! 1. Lasker–Reichhelm (Fine #70) depth by depth, with and without a table.
-//! 2. Nodes and time to a fixed depth with and without a table, by phase.
-//! 3. Type-1 errors (false hits) against the number of key bits checked,
-//!    measured and predicted, with Breuker's closed forms beside them.
-//! 4. (Not ignored.) Threads hammering `store`/`probe` never read an entry
-//!    inconsistent with its key; two search threads share a table.
-//! 5. Replacement rules (`ReplacementPolicy`) and table size in game-like
-//!    use with a small table.
+//! - `exp1`: Lasker–Reichhelm (Fine #70) depth by depth, with and without
+//!   a table.
+//! - `exp2`: nodes and time to a fixed depth with and without a table, by
+//!   phase.
+//! - `exp3`: type-1 errors (false hits) against the number of key bits
+//!   checked, measured and predicted, with Breuker's closed forms beside
+//!   them.
+//! - `exp5`: replacement rules (`ReplacementPolicy`) and table size in
+//!   game-like use with a small table.
 //!
-//! Node counts are deterministic (one search thread); times are the median
-//! of three runs and depend on the machine and its load. Every assertion in
-//! an experiment is a sanity check, never a timing target. Depths scale
-//! with the search: where a depth is not fixed it is the deepest iteration
-//! completed within a node budget, which is deterministic too.
+//! (The table's checks that run with every `cargo test`, threads hammering
+//! `store`/`probe` and two search threads sharing a table, are
+//! `tests/tt.rs`.) Node counts are deterministic (one search thread); times
+//! are the median of three runs and depend on the machine and its load.
+//! Every assertion here is a sanity check, never a timing target. Depths
+//! scale with the search: where a depth is not fixed it is the deepest
+//! iteration completed within a node budget, which is deterministic too.
 
 use std::process::Command;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -34,11 +34,10 @@ use lasker::engine::SEARCH_STACK_BYTES;
 use lasker::position::Position;
 use lasker::search::{Control, SearchSetup, SearchStats, Searcher, format_score};
 use lasker::timeman::Limits;
-use lasker::tt::{Bound, ReplacementPolicy, TranspositionTable};
+use lasker::tt::{ReplacementPolicy, TranspositionTable};
 use shakmaty::{CastlingMode, Position as _};
 
-const REPRODUCE: &str =
-    "cargo test --release --test tt_experiments -- --ignored --nocapture --test-threads=1";
+const REPRODUCE: &str = "cargo bench --features ablation --bench tt_report --";
 
 /// Lasker–Reichhelm 1901 (Fine, Basic Chess Endings #70; positions/kb1.epd).
 /// Only 1.Kb1 wins; finding it takes a search deep enough to see a pawn
@@ -263,149 +262,12 @@ impl Rng {
     }
 }
 
-// ---------------------------------------------------------------------------
-// Fast checks (run with every `cargo test`)
-
-/// Regression: with the table the engine finds 1.Kb1 in Lasker–Reichhelm
-/// and sees that it wins. Experiment 1 has it for good from depth 25 with
-/// the plain alpha-beta search of 58d23f9 and from depth 21 at e2a0ea6;
-/// depth 28 takes about 2 s with the former and well under 1 s now.
-#[test]
-fn kb1_found_with_table() {
-    let tt = table(16);
-    let run = search(&tt, &position(KB1_FEN), 28);
-    assert_eq!(run.best(), KB1_MOVE, "{run:?}");
-    assert!(
-        run.score > 100,
-        "Kb1 wins a pawn: {}",
-        format_score(run.score)
-    );
-}
-
 /// The hand-picked endgames of the speedup table are legal and not over.
-#[test]
 fn experiment_positions_are_legal() {
     for (_, name, fen) in SPEEDUP_POSITIONS {
         let pos = position(fen);
         assert!(!pos.board().legal_moves().is_empty(), "{name}: {fen}");
     }
-}
-
-/// What a stress-test thread stores for `key`: every field is a function of
-/// the key, so any entry a probe returns can be checked against its key.
-fn stress_entry(key: u64) -> (u16, i32, i32, Bound, u32) {
-    let mv = (key as u16 & 0x7fff) | 1;
-    let score = i32::from((key >> 16) as i16 % 30_000);
-    let depth = ((key >> 40) & 63) as i32 + 1;
-    let bound = match (key >> 46) % 3 {
-        0 => Bound::Upper,
-        1 => Bound::Lower,
-        _ => Bound::Exact,
-    };
-    // Up to 34 pieces against a root of 32: some entries are unreachable,
-    // so that replacement rule runs too.
-    let pieces = ((key >> 56) % 33) as u32 + 2;
-    (mv, score, depth, bound, pieces)
-}
-
-/// Threads store and probe the same small table at once, the way Lazy SMP
-/// threads do. A probe may miss, but whatever it returns must be exactly
-/// what some thread stored under that key: a torn entry (words from two
-/// writes) must never be returned.
-#[test]
-fn concurrent_store_and_probe_never_return_a_foreign_entry() {
-    const THREADS: u64 = 4;
-    const PHASE: Duration = Duration::from_millis(400);
-    let tt = table(1);
-    tt.new_search(32);
-    let generation = tt.generation();
-    // Wide: 2^18 random keys over 2^16 entries (evictions everywhere).
-    // Narrow: 64 keys sharing their top 14 bits two ways, i.e. two buckets
-    // of a 1 MB table: eight slots that all threads overwrite at once.
-    let mut rng = Rng(0x5eed);
-    let wide: Vec<u64> = (0..1 << 18).map(|_| rng.next()).collect();
-    let narrow: Vec<u64> = (0..64)
-        .map(|i| ((i & 1) << 50) | (rng.next() & ((1 << 50) - 1)))
-        .collect();
-    for (name, keys) in [("wide", &wide), ("narrow", &narrow)] {
-        let hits = AtomicU64::new(0);
-        let stores = AtomicU64::new(0);
-        let bad: Mutex<Vec<String>> = Mutex::new(Vec::new());
-        let start = Instant::now();
-        thread::scope(|scope| {
-            for t in 0..THREADS {
-                let (tt, keys, hits, stores, bad) = (&tt, keys, &hits, &stores, &bad);
-                scope.spawn(move || {
-                    let mut rng = Rng(t.wrapping_mul(0x1234_5678_9abc_def1) ^ 77);
-                    let (mut my_hits, mut my_stores) = (0, 0);
-                    while start.elapsed() < PHASE {
-                        for _ in 0..1024 {
-                            let r = rng.next();
-                            let key = keys[(r >> 32) as usize % keys.len()];
-                            let (mv, score, depth, bound, pieces) = stress_entry(key);
-                            if r & 1 == 0 {
-                                tt.store(key, mv, score, depth, bound, pieces);
-                                my_stores += 1;
-                            } else if let Some(e) = tt.probe(key) {
-                                my_hits += 1;
-                                let got = (e.mv, e.score, e.depth, e.bound, u32::from(e.pieces));
-                                if got != (mv, score, depth, bound, pieces)
-                                    || e.generation != generation
-                                {
-                                    bad.lock().unwrap().push(format!("key {key:#x}: got {e:?}"));
-                                }
-                            }
-                        }
-                    }
-                    hits.fetch_add(my_hits, Ordering::Relaxed);
-                    stores.fetch_add(my_stores, Ordering::Relaxed);
-                });
-            }
-        });
-        let bad = bad.into_inner().unwrap();
-        assert!(
-            bad.is_empty(),
-            "{name}: {} inconsistent probes, first: {}",
-            bad.len(),
-            bad[0]
-        );
-        let hits = hits.into_inner();
-        assert!(
-            hits > 1000,
-            "{name}: the probes must find entries ({hits} hits)"
-        );
-        assert!(stores.into_inner() > 1000, "{name}: stores ran");
-    }
-}
-
-/// Two search threads share one table (thread 0 plus a Lazy SMP helper):
-/// the answer is a legal move with a sane score. Depth 5 keeps it fast with
-/// a plain alpha-beta search too.
-#[test]
-fn two_threads_share_the_table() {
-    let fen = SPEEDUP_POSITIONS
-        .iter()
-        .find(|p| p.1 == "bench 11")
-        .expect("a quiet middlegame")
-        .2;
-    let pos = position(fen);
-    let tt = table(16);
-    let (run, helpers) = search_threads(&tt, &pos, depth_limit(5), 2);
-    let best = run.best.as_deref().expect("a move");
-    assert!(
-        pos.board()
-            .legal_moves()
-            .iter()
-            .any(|m| pos.uci(*m) == best),
-        "{best} is legal in {fen}"
-    );
-    assert!(run.score.abs() <= 1000, "{}", format_score(run.score));
-    assert_eq!(run.depth, 5);
-    assert!(
-        run.nodes > 0 && helpers.iter().all(|&n| n > 0),
-        "{helpers:?}"
-    );
-    assert!(run.stats.tt_hits > 0);
 }
 
 // ---------------------------------------------------------------------------
@@ -467,8 +329,6 @@ fn kb1_summary(rows: &[(Run, bool)]) -> Option<&Run> {
     found
 }
 
-#[test]
-#[ignore = "experiment: prints a table, takes minutes"]
 fn exp1_lasker_reichhelm() {
     heading(
         "TT experiment 1a: Lasker–Reichhelm (Fine #70), Hash 16 MB",
@@ -570,8 +430,6 @@ const SPEEDUP_POSITIONS: [(&str, &str, &str); 12] = [
 /// without a table completes within this many nodes (a few seconds here).
 const SPEEDUP_NODES: u64 = 2_000_000;
 
-#[test]
-#[ignore = "experiment: prints a table, takes minutes"]
 fn exp2_speedup_by_phase() {
     heading(
         "TT experiment 2: nodes and time to a fixed depth, Hash 16 MB vs no table",
@@ -699,8 +557,6 @@ fn small(x: f64, decimals: usize) -> String {
     }
 }
 
-#[test]
-#[ignore = "experiment: prints a table, takes minutes"]
 fn exp3_collisions() {
     heading(
         "TT experiment 3: type-1 errors (key collisions) against the width of the key check",
@@ -854,8 +710,6 @@ fn play_games(
     (played, total)
 }
 
-#[test]
-#[ignore = "experiment: prints a table, takes minutes"]
 fn exp5_replacement_policy_and_size() {
     heading(
         "TT experiment 5a: replacement rules, Hash 1 MB, game-like use",
@@ -946,4 +800,24 @@ fn exp5_replacement_policy_and_size() {
         print_games_row(&mb.to_string(), &run, *base.get_or_insert(run.nodes));
     }
     println!("\n(Experiment time {} s.)", secs(started.elapsed()));
+}
+
+/// Runs the experiments named on the command line (all without a name).
+fn main() {
+    experiment_positions_are_legal();
+    let asked: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let experiments: [(&str, fn()); 4] = [
+        ("exp1", exp1_lasker_reichhelm),
+        ("exp2", exp2_speedup_by_phase),
+        ("exp3", exp3_collisions),
+        ("exp5", exp5_replacement_policy_and_size),
+    ];
+    for (name, run) in experiments {
+        if asked.is_empty() || asked.iter().any(|a| a.starts_with(name)) {
+            run();
+        }
+    }
 }
