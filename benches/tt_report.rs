@@ -25,14 +25,13 @@
 //! iteration completed within a node budget, which is deterministic too.
 
 use std::process::Command;
-use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use lasker::bench::bench_fens;
 use lasker::engine::SEARCH_STACK_BYTES;
 use lasker::position::Position;
-use lasker::search::{Control, SearchSetup, SearchStats, Searcher, format_score};
+use lasker::search::{Control, SearchRequest, SearchSetup, SearchStats, Searcher, format_score};
 use lasker::timeman::Limits;
 use lasker::tt::{ReplacementPolicy, TranspositionTable};
 use shakmaty::{CastlingMode, Position as _};
@@ -91,19 +90,19 @@ fn search_threads(
 ) -> (Run, Vec<u64>) {
     tt.new_search(pos.piece_count());
     let control = Control::default();
-    let setup = SearchSetup::quiet(&control, tt, limits);
+    let request = SearchRequest::new(pos.clone(), limits);
+    let setup = SearchSetup::quiet(&request, &control, tt);
     let start = Instant::now();
     let (result, helper_nodes) = thread::scope(|scope| {
         let spawn = |id: usize| {
-            let pos = pos.clone();
             let setup = &setup;
             thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let result = Searcher::new(pos, setup, id).iterate();
+                    let result = Searcher::new(setup, id).iterate();
                     if id == 0 {
-                        setup.control.stop.store(true, Ordering::SeqCst);
+                        setup.control.stop.limit_reached();
                     }
                     result
                 })

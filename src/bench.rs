@@ -10,7 +10,7 @@ use shakmaty::CastlingMode;
 
 use crate::nnue::Network;
 use crate::position::Position;
-use crate::search::{Control, SearchSetup, Searcher, Techniques};
+use crate::search::{Control, SearchRequest, SearchSetup, Searcher, Techniques};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 
@@ -70,12 +70,13 @@ pub fn run(depth: u32, techniques: Techniques, net: &Arc<Network>) -> BenchResul
         tt.clear();
         tt.new_search(pos.piece_count());
         let control = Control::default();
-        let setup = SearchSetup {
+        let request = SearchRequest {
             techniques,
             net: Arc::clone(net),
-            ..SearchSetup::quiet(&control, &tt, Limits::depth(depth))
+            ..SearchRequest::new(pos, Limits::depth(depth))
         };
-        let mut searcher = Searcher::new(pos, &setup, 0);
+        let setup = SearchSetup::quiet(&request, &control, &tt);
+        let mut searcher = Searcher::new(&setup, 0);
         let searching = Instant::now();
         setup_time += searching - start;
         searcher.iterate();

@@ -16,15 +16,13 @@ use log::debug;
 use shakmaty::Position as _;
 
 use crate::channel;
-use crate::nnue::Network;
 use crate::position::Position;
-use crate::score::format_score;
 use crate::search::{
-    Control, RootMove, SearchMemory, SearchResult, SearchSetup, Searcher, Techniques, best_thread,
+    Control, LineInfo, RootMove, SearchMemory, SearchRequest, SearchResult, SearchSetup, Searcher,
+    best_thread,
 };
 use crate::strength::Strength;
-use crate::tablebase::Syzygy;
-use crate::timeman::{Limits, TimeBudget};
+use crate::timeman::TimeBudget;
 use crate::tt::TranspositionTable;
 use crate::wdl;
 
@@ -32,26 +30,15 @@ use crate::wdl;
 /// heap, so this is a generous margin for recursion to `MAX_PLY`, not a need.
 pub const SEARCH_STACK_BYTES: usize = 32 * 1024 * 1024;
 
-/// Everything a search needs, copied out of the UCI state at `go`.
-pub struct SearchRequest {
-    /// When the `go` line was read: the clock counts from then, so that
-    /// whatever kept the engine from starting at once (a previous search
-    /// to join, a command before it) is paid from the same budget.
-    pub received: Instant,
-    pub position: Position,
-    pub tt: Arc<TranspositionTable>,
-    pub limits: Limits,
-    pub threads: usize,
-    pub multipv: usize,
-    pub show_wdl: bool,
-    pub move_overhead_ms: u64,
-    pub techniques: Techniques,
-    /// The evaluation network.
-    pub net: Arc<Network>,
-    /// Endgame tablebases, if any are loaded and probing is on.
-    pub syzygy: Option<Syzygy>,
-    /// `UCI_LimitStrength`: play at this level (`None`: full strength).
-    pub strength: Option<Strength>,
+/// The answer to a `go`, the only place one is printed: the move, or
+/// `0000` where there is none (no legal move, or no position to search),
+/// with the move the engine expects in reply.
+pub fn send_bestmove(best: Option<&str>, ponder: Option<&str>) {
+    let best = best.unwrap_or("0000");
+    match ponder {
+        Some(ponder) => channel::send(&format!("bestmove {best} ponder {ponder}")),
+        None => channel::send(&format!("bestmove {best}")),
+    }
 }
 
 /// Sent to the UCI loop when a search has printed its `bestmove`.
@@ -61,8 +48,6 @@ pub struct SearchFinished;
 #[derive(Default)]
 struct Flags {
     control: Control,
-    /// `stop` or `quit` from the user (as opposed to a limit reached).
-    stop_requested: AtomicBool,
     /// Set just before `bestmove` is printed: a `go` that arrives after it
     /// is a new search, not a second one.
     finished: AtomicBool,
@@ -100,15 +85,20 @@ impl Engine {
     pub fn is_searching(&self) -> bool {
         self.handle.is_some()
             && !self.flags.finished.load(Ordering::SeqCst)
-            && !self.flags.stop_requested.load(Ordering::SeqCst)
+            && !self.flags.control.stop.by_user()
     }
 
-    /// Starts a search. The caller has checked that none is running.
-    pub fn go(&mut self, request: SearchRequest, done: Sender<SearchFinished>) {
+    /// Starts a search with the table `tt`. The caller has checked that
+    /// none is running.
+    pub fn go(
+        &mut self,
+        request: SearchRequest,
+        tt: Arc<TranspositionTable>,
+        done: Sender<SearchFinished>,
+    ) {
         self.wait();
         let flags = Arc::clone(&self.flags);
         flags.control.reset(request.limits.ponder);
-        flags.stop_requested.store(false, Ordering::SeqCst);
         flags.finished.store(false, Ordering::SeqCst);
         let holds = request.limits.infinite || request.limits.ponder;
         flags.holds_bestmove.store(holds, Ordering::SeqCst);
@@ -118,11 +108,11 @@ impl Engine {
             .name("search-0".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let result = run_search(&flags, request, start);
-                let best = result.best.map_or("0000".to_string(), |m| result.uci(m));
-                let ponder = result.ponder.map(|m| format!(" ponder {}", result.uci(m)));
+                let result = run_search(&flags, request, &tt, start);
+                let best = result.best.map(|m| result.uci(m));
+                let ponder = result.ponder.map(|m| result.uci(m));
                 flags.finished.store(true, Ordering::SeqCst);
-                channel::send(&format!("bestmove {best}{}", ponder.unwrap_or_default()));
+                send_bestmove(best.as_deref(), ponder.as_deref());
                 let _ = done.send(SearchFinished);
             })
             .expect("spawning the search thread");
@@ -141,8 +131,7 @@ impl Engine {
 
     /// `stop`: end the search now; `bestmove` follows from the search thread.
     pub fn stop(&self) {
-        self.flags.stop_requested.store(true, Ordering::SeqCst);
-        self.flags.control.stop.store(true, Ordering::SeqCst);
+        self.flags.control.stop.user_stop();
     }
 
     /// `ponderhit` (read at `received`): the opponent played the expected
@@ -203,55 +192,45 @@ impl Outcome {
     }
 }
 
-fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome {
-    let SearchRequest {
-        received: _,
-        position,
-        tt,
-        limits,
-        threads,
-        multipv,
-        show_wdl,
-        move_overhead_ms,
-        techniques,
-        net,
-        syzygy,
-        strength,
-    } = request;
-    let (mut limits, mut threads, mut multipv) = (limits, threads, multipv);
+fn run_search(
+    flags: &Flags,
+    mut request: SearchRequest,
+    tt: &TranspositionTable,
+    start: Instant,
+) -> Outcome {
     // A weakened search: one thread (its node budget needs no helpers, and
     // one thread repeats itself for a given seed) ranking the candidate
     // lines, within the level's node budget.
-    if let Some(s) = &strength {
-        s.level.restrict(&mut limits);
-        threads = 1;
+    if let Some(s) = &request.strength {
+        s.level.restrict(&mut request.limits);
+        request.threads = 1;
         if s.level.chooses() {
-            multipv = multipv.max(s.level.lines);
+            request.multipv = request.multipv.max(s.level.lines);
         }
         debug!("strength: {s:?}");
     }
+    let position = request.position.clone();
     if position.board().legal_moves().len() == 1 {
-        limits.shorten_for_forced_move(position.turn());
+        request.limits.shorten_for_forced_move(position.turn());
     }
-    let budget = TimeBudget::new(&limits, position.turn(), move_overhead_ms);
+    let budget = TimeBudget::new(&request.limits, position.turn(), request.move_overhead_ms);
     debug!(
-        "search: {limits:?} budget {budget:?} threads {threads}, {:.1} ms after go was read",
+        "search: {:?} budget {budget:?} threads {}, {:.1} ms after go was read",
+        request.limits,
+        request.threads,
         ms(start.elapsed())
     );
-    let hold_bestmove = limits.infinite || limits.ponder;
+    let hold_bestmove = request.limits.infinite || request.limits.ponder;
     tt.new_search(position.piece_count());
+    let (threads, multipv) = (request.threads, request.multipv);
+    let strength = request.strength;
     let setup = SearchSetup {
+        request: &request,
         control: &flags.control,
-        tt: &tt,
-        limits,
+        tt,
         budget,
         start,
-        multipv,
-        show_wdl,
         verbose: true,
-        techniques,
-        net,
-        syzygy: syzygy.as_ref(),
         ranked_root: Default::default(),
     };
     let mut memories = flags
@@ -268,27 +247,26 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
             .enumerate()
             .map(|(i, memory)| {
                 let id = i + 1;
-                let pos = position.clone();
                 let setup = &setup;
                 thread::Builder::new()
                     .name(format!("search-{id}"))
                     .stack_size(SEARCH_STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        let mut searcher = Searcher::with_memory(pos, setup, id, memory);
+                        let mut searcher = Searcher::with_memory(setup, id, memory);
                         let result = searcher.iterate();
                         (result, searcher.into_memory())
                     })
                     .expect("spawning a helper thread")
             })
             .collect();
-        let mut searcher = Searcher::with_memory(position.clone(), &setup, 0, main_memory);
+        let mut searcher = Searcher::with_memory(&setup, 0, main_memory);
         let mut results = vec![searcher.iterate()];
         let lines = strength.map(|_| {
             let ranked = searcher.root_moves();
             ranked[..multipv.min(ranked.len())].to_vec()
         });
         memories.push(searcher.into_memory());
-        flags.control.stop.store(true, Ordering::SeqCst);
+        flags.control.stop.limit_reached();
         for h in helpers {
             match h.join() {
                 Ok((result, memory)) => {
@@ -308,7 +286,7 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
         let nodes: u64 = results.iter().map(|r| r.nodes).sum();
         let mut result = results.swap_remove(chosen);
         if chosen != 0 {
-            report_played_line(&position, &result, nodes, start, show_wdl);
+            report_played_line(&setup, &result, nodes);
             result.ponder = result.pv.get(1).copied();
         }
         // A weakened search reported several lines, the last not the best;
@@ -317,7 +295,7 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
             && result.best.is_some()
         {
             play_weaker(s, lines, &mut result);
-            report_played_line(&position, &result, nodes, start, show_wdl);
+            report_played_line(&setup, &result, nodes);
         }
         debug!(
             "search done at {:.1} ms (budget {:?}): thread {chosen} depth {} nodes {} {:?}",
@@ -332,8 +310,8 @@ fn run_search(flags: &Flags, request: SearchRequest, start: Instant) -> Outcome 
     // The protocol forbids `bestmove` before `stop` (infinite) or before
     // `ponderhit`/`stop` (ponder), even if the search has nothing left to do.
     while hold_bestmove
-        && !flags.stop_requested.load(Ordering::SeqCst)
-        && (setup.limits.infinite || flags.control.pondering.load(Ordering::SeqCst))
+        && !flags.control.stop.by_user()
+        && (setup.request.limits.infinite || flags.control.pondering.load(Ordering::SeqCst))
     {
         thread::sleep(Duration::from_millis(1));
     }
@@ -369,33 +347,30 @@ fn play_weaker(strength: &Strength, lines: &[RootMove], result: &mut SearchResul
 /// chose a helper's move), or the search reported lines that end with
 /// another (a weakened search): the last `info` line before `bestmove` is
 /// the played move's, so that a GUI shows its line and score.
-fn report_played_line(
-    position: &Position,
-    result: &SearchResult,
-    nodes: u64,
-    start: Instant,
-    show_wdl: bool,
-) {
-    let ms = start.elapsed().as_millis() as u64;
+fn report_played_line(setup: &SearchSetup, result: &SearchResult, nodes: u64) {
+    let position = &setup.request.position;
     let pv: Vec<String> = result.pv.iter().map(|m| position.uci(*m)).collect();
-    let wdl = if show_wdl {
-        let material = wdl::material(position.board().board());
-        wdl::uci_text(wdl::MODEL.per_mille(result.score, material))
-    } else {
-        String::new()
+    let material = wdl::material(position.board().board());
+    let info = LineInfo {
+        depth: result.depth,
+        seldepth: result.seldepth,
+        multipv: 1,
+        score: result.score,
+        bound: "",
+        wdl: (setup.request.show_wdl).then(|| wdl::MODEL.per_mille(result.score, material)),
+        nodes,
+        time: setup.start.elapsed(),
+        hashfull: setup.tt.hashfull(),
+        tb_hits: setup.control.tb_hits.load(Ordering::Relaxed),
+        pv: &pv,
     };
-    channel::send(&format!(
-        "info depth {} score {}{wdl} nodes {nodes} nps {} time {ms} pv {}",
-        result.depth,
-        format_score(result.score),
-        nodes * 1000 / ms.max(1),
-        pv.join(" ")
-    ));
+    channel::send(&info.to_uci());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::timeman::Limits;
 
     fn memories_kept(engine: &Engine) -> usize {
         engine.flags.memories.lock().unwrap().len()
@@ -405,26 +380,17 @@ mod tests {
     fn search_threads_keep_their_memory_until_a_new_game() {
         let mut engine = Engine::new();
         let (done, finished) = crossbeam_channel::unbounded();
+        let tt = Arc::new(TranspositionTable::new(1).unwrap());
         let request = |threads| SearchRequest {
-            received: Instant::now(),
-            position: Position::default(),
-            tt: Arc::new(TranspositionTable::new(1).unwrap()),
-            limits: Limits::depth(4),
             threads,
-            multipv: 1,
-            show_wdl: false,
-            move_overhead_ms: 0,
-            techniques: Techniques::ALL,
-            net: crate::nnue::embedded(),
-            syzygy: None,
-            strength: None,
+            ..SearchRequest::new(Position::default(), Limits::depth(4))
         };
         assert_eq!(memories_kept(&engine), 0);
-        engine.go(request(2), done.clone());
+        engine.go(request(2), Arc::clone(&tt), done.clone());
         finished.recv().unwrap();
         engine.wait();
         assert_eq!(memories_kept(&engine), 2, "one per thread");
-        engine.go(request(1), done);
+        engine.go(request(1), tt, done);
         finished.recv().unwrap();
         engine.wait();
         assert_eq!(memories_kept(&engine), 1, "fewer threads, fewer memories");

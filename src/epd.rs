@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::nnue::Network;
 use crate::position::Position;
-use crate::search::{Control, SearchSetup, Searcher};
+use crate::search::{Control, SearchRequest, SearchSetup, Searcher};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 
@@ -78,11 +78,12 @@ pub fn solve(
         movetime: Some(ms),
         ..Default::default()
     };
-    let setup = SearchSetup {
+    let request = SearchRequest {
         net: Arc::clone(net),
-        ..SearchSetup::quiet(&control, tt, limits)
+        ..SearchRequest::new(entry.position.clone(), limits)
     };
-    let result = Searcher::new(entry.position.clone(), &setup, 0).iterate();
+    let setup = SearchSetup::quiet(&request, &control, tt);
+    let result = Searcher::new(&setup, 0).iterate();
     let ok = result.best.is_some_and(|m| {
         (entry.best.is_empty() || entry.best.contains(&m)) && !entry.avoid.contains(&m)
     });

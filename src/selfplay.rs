@@ -8,7 +8,7 @@ use shakmaty::Move;
 
 use crate::nnue::Network;
 use crate::position::Position;
-use crate::search::{Control, SearchMemory, SearchSetup, Searcher};
+use crate::search::{Control, SearchMemory, SearchRequest, SearchSetup, Searcher};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 
@@ -54,11 +54,12 @@ pub fn search(
         soft_nodes: Some(soft_nodes),
         ..Limits::default()
     };
-    let setup = SearchSetup {
+    let request = SearchRequest {
         net: Arc::clone(net),
-        ..SearchSetup::quiet(&control, tt, limits)
+        ..SearchRequest::new(pos, limits)
     };
-    let mut searcher = Searcher::with_memory(pos, &setup, 0, memory);
+    let setup = SearchSetup::quiet(&request, &control, tt);
+    let mut searcher = Searcher::with_memory(&setup, 0, memory);
     let result = searcher.iterate();
     let pos = std::mem::take(&mut searcher.pos);
     MoveSearch {

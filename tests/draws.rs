@@ -6,7 +6,9 @@
 //! search left the position at its root with consistent repetition counters.
 
 use lasker::position::{Position, REPETITION_TABLE_SIZE};
-use lasker::search::{Control, DRAW, MATE, SearchResult, SearchSetup, Searcher, format_score};
+use lasker::search::{
+    Control, DRAW, MATE, SearchRequest, SearchResult, SearchSetup, Searcher, format_score,
+};
 use lasker::timeman::Limits;
 use lasker::tt::TranspositionTable;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position as _, Role};
@@ -52,19 +54,17 @@ fn game(fen: &str, history: &[&str]) -> Position {
 fn search_moves(fen: &str, history: &[&str], depth: u32, searchmoves: &[&str]) -> Outcome {
     let control = Control::default();
     let tt = TranspositionTable::new(16).expect("16 MB table");
-    let setup = SearchSetup::quiet(
-        &control,
-        &tt,
-        Limits {
-            depth: Some(depth),
-            searchmoves: searchmoves.iter().map(ToString::to_string).collect(),
-            ..Default::default()
-        },
-    );
     let pos = game(fen, history);
     let root_fen = pos.fen();
     let root_key = pos.key();
-    let mut searcher = Searcher::new(pos, &setup, 0);
+    let limits = Limits {
+        depth: Some(depth),
+        searchmoves: searchmoves.iter().map(ToString::to_string).collect(),
+        ..Default::default()
+    };
+    let request = SearchRequest::new(pos, limits);
+    let setup = SearchSetup::quiet(&request, &control, &tt);
+    let mut searcher = Searcher::new(&setup, 0);
     let result = searcher.iterate();
     let pos = searcher.pos;
     let context = format!("{fen} moves {} depth {depth}", history.join(" "));

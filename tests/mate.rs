@@ -2,7 +2,7 @@
 //! side to move is mated. Distances checked against Stockfish 15.1 at depth 30+.
 
 use lasker::position::Position;
-use lasker::search::{Control, SearchSetup, Searcher, format_score};
+use lasker::search::{Control, SearchRequest, SearchSetup, Searcher, format_score};
 use lasker::timeman::Limits;
 use lasker::tt::TranspositionTable;
 use shakmaty::CastlingMode;
@@ -50,8 +50,9 @@ fn search(fen: &str, depth: u32) -> (String, String) {
     let control = Control::default();
     let tt = TranspositionTable::new(16).unwrap();
     tt.new_search(pos.piece_count());
-    let setup = SearchSetup::quiet(&control, &tt, Limits::depth(depth));
-    let r = Searcher::new(pos.clone(), &setup, 0).iterate();
+    let request = SearchRequest::new(pos.clone(), Limits::depth(depth));
+    let setup = SearchSetup::quiet(&request, &control, &tt);
+    let r = Searcher::new(&setup, 0).iterate();
     (format_score(r.score), pos.uci(r.best.unwrap()))
 }
 

@@ -16,7 +16,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use lasker::position::Position;
-use lasker::search::{Control, SearchSetup, Searcher, TB_WIN, format_score};
+use lasker::search::{Control, SearchRequest, SearchSetup, Searcher, TB_WIN, format_score};
 use lasker::tablebase::{self, RankedBy, RootRank, Syzygy, Tables, TbSettings, Wdl};
 use lasker::timeman::{Limits, TimeBudget};
 use lasker::tt::{Bound, TranspositionTable};
@@ -243,11 +243,12 @@ fn search(
 ) -> (lasker::search::SearchResult, u64) {
     let control = Control::default();
     tt.new_search(pos.piece_count());
-    let setup = SearchSetup {
-        syzygy: tb,
-        ..SearchSetup::quiet(&control, tt, limits)
+    let request = SearchRequest {
+        syzygy: tb.cloned(),
+        ..SearchRequest::new(pos.clone(), limits)
     };
-    let r = Searcher::new(pos.clone(), &setup, 0).iterate();
+    let setup = SearchSetup::quiet(&request, &control, tt);
+    let r = Searcher::new(&setup, 0).iterate();
     let hits = control.tb_hits.load(Ordering::Relaxed);
     (r, hits)
 }
@@ -756,16 +757,19 @@ fn past_the_hard_limit_a_search_reads_no_table_and_still_moves() {
         let control = Control::default();
         // A search whose clock ran out before it started (a slow start, a
         // busy machine): it must move at once, whatever the tables cost.
+        let request = SearchRequest {
+            syzygy: Some(tb.clone()),
+            ..SearchRequest::new(pos.clone(), Limits::default())
+        };
         let setup = SearchSetup {
-            syzygy: Some(&tb),
             budget: TimeBudget {
                 optimum: Some(Duration::from_millis(5)),
                 maximum: Some(Duration::from_millis(10)),
             },
             start: Instant::now() - Duration::from_secs(1),
-            ..SearchSetup::quiet(&control, &tt, Limits::default())
+            ..SearchSetup::quiet(&request, &control, &tt)
         };
-        let r = Searcher::new(pos.clone(), &setup, 0).iterate();
+        let r = Searcher::new(&setup, 0).iterate();
         let best = r.best.expect("a move");
         assert!(pos.board().is_legal(best), "{fen}: {best:?}");
         assert_eq!(r.depth, 0, "{fen}: stopped in the first iteration");

@@ -18,6 +18,7 @@
 //! This file holds what they share: the setup of a search, the searcher's
 //! state, and its table, node-counting and move helpers.
 
+mod info;
 mod negamax;
 mod pruning;
 mod quiescence;
@@ -26,7 +27,7 @@ mod smp;
 mod stack;
 mod techniques;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -38,6 +39,7 @@ use crate::history::{
 };
 use crate::nnue::Network;
 use crate::position::Position;
+use crate::strength::Strength;
 use crate::tablebase::{Syzygy, Wdl};
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::{Bound, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
@@ -47,6 +49,7 @@ use stack::SearchStack;
 pub use crate::score::{
     DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND, TB_WIN_CP, format_score,
 };
+pub use info::LineInfo;
 pub use root::RankedRoot;
 pub use smp::best_thread;
 pub use techniques::Techniques;
@@ -57,11 +60,48 @@ const NO_EVAL: i32 = -INFINITY;
 /// How many nodes pass between looks at the clock.
 const CLOCK_CHECK_INTERVAL: u64 = 1024;
 
+/// Whether the threads of a search must stop, and who said so: the search
+/// itself (a limit: depth, nodes, time, or the main thread done) or the
+/// user (`stop`, `quit`). Only the user's stop ends an `infinite` or
+/// `ponder` search, whose `bestmove` waits for it.
+#[derive(Debug, Default)]
+pub struct StopFlag(AtomicU8);
+
+impl StopFlag {
+    const RUNNING: u8 = 0;
+    const LIMIT: u8 = 1;
+    const USER: u8 = 2;
+
+    /// A limit is reached: stop (a user's stop stays the user's).
+    pub fn limit_reached(&self) {
+        self.0.fetch_max(Self::LIMIT, Ordering::SeqCst);
+    }
+
+    /// The user said `stop` (or `quit`).
+    pub fn user_stop(&self) {
+        self.0.fetch_max(Self::USER, Ordering::SeqCst);
+    }
+
+    /// Must the threads stop? (Read at every node: relaxed.)
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed) != Self::RUNNING
+    }
+
+    /// Did the user stop the search?
+    pub fn by_user(&self) -> bool {
+        self.0.load(Ordering::SeqCst) == Self::USER
+    }
+
+    fn clear(&self) {
+        self.0.store(Self::RUNNING, Ordering::SeqCst);
+    }
+}
+
 /// State shared by every thread of one search, set by `go`, `stop` and
 /// `ponderhit` from the UCI thread.
 #[derive(Debug, Default)]
 pub struct Control {
-    pub stop: AtomicBool,
+    pub stop: StopFlag,
     /// True while a `go ponder` has not yet been answered by `ponderhit`.
     pub pondering: AtomicBool,
     /// Milliseconds after the search started at which the time budget starts
@@ -75,7 +115,7 @@ pub struct Control {
 
 impl Control {
     pub fn reset(&self, pondering: bool) {
-        self.stop.store(false, Ordering::SeqCst);
+        self.stop.clear();
         self.pondering.store(pondering, Ordering::SeqCst);
         self.budget_origin_ms.store(0, Ordering::SeqCst);
         self.nodes.store(0, Ordering::SeqCst);
@@ -83,28 +123,70 @@ impl Control {
     }
 
     pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        self.stop.is_set()
     }
 }
 
-/// What one search is asked to do; shared read-only by its threads.
-pub struct SearchSetup<'a> {
-    pub control: &'a Control,
-    pub tt: &'a TranspositionTable,
+/// What one search is asked to do, whoever asks: `go` (the UCI loop builds
+/// it, the engine fits it to the strength level and the clock), bench, a
+/// test suite, data generation or a test. Every thread of the search reads
+/// it through its `SearchSetup`.
+#[derive(Clone)]
+pub struct SearchRequest {
+    /// When the `go` line was read: the clock counts from then, so that
+    /// whatever kept the engine from starting at once (a previous search
+    /// to join, a command before it) is paid from the same budget.
+    pub received: Instant,
+    pub position: Position,
     pub limits: Limits,
-    pub budget: TimeBudget,
-    pub start: Instant,
+    pub threads: usize,
     pub multipv: usize,
     /// `info` lines carry the win/draw/loss chances (`UCI_ShowWDL`).
     pub show_wdl: bool,
-    /// Print `info` lines (thread 0 only, and not in bench).
-    pub verbose: bool,
+    pub move_overhead_ms: u64,
     /// Which techniques are on (all, except in ablation experiments).
     pub techniques: Techniques,
     /// The evaluation network.
     pub net: Arc<Network>,
-    /// Endgame tablebases, if `SyzygyPath` found any.
-    pub syzygy: Option<&'a Syzygy>,
+    /// Endgame tablebases, if any are loaded and probing is on.
+    pub syzygy: Option<Syzygy>,
+    /// `UCI_LimitStrength`: play at this level (`None`: full strength).
+    pub strength: Option<Strength>,
+}
+
+impl SearchRequest {
+    /// A search of `position` within `limits` at full strength on one
+    /// thread with the embedded net, no tablebases and no clock overhead:
+    /// what bench, test suites, data generation and tests ask (`..` sets
+    /// the rest).
+    pub fn new(position: Position, limits: Limits) -> Self {
+        SearchRequest {
+            received: Instant::now(),
+            position,
+            limits,
+            threads: 1,
+            multipv: 1,
+            show_wdl: false,
+            move_overhead_ms: 0,
+            techniques: Techniques::ALL,
+            net: crate::nnue::embedded(),
+            syzygy: None,
+            strength: None,
+        }
+    }
+}
+
+/// What the threads of one search share: the request, the engine's table
+/// and control flags, and what the search works out once (the time budget,
+/// the root's tablebase ranking).
+pub struct SearchSetup<'a> {
+    pub request: &'a SearchRequest,
+    pub control: &'a Control,
+    pub tt: &'a TranspositionTable,
+    pub budget: TimeBudget,
+    pub start: Instant,
+    /// Print `info` lines (thread 0 only, and not in bench).
+    pub verbose: bool,
     /// The root's tablebase ranking, made by the first thread to need it
     /// and read by the others (`None` inside: the root isn't ranked).
     /// Filled by the search: leave it empty.
@@ -112,24 +194,24 @@ pub struct SearchSetup<'a> {
 }
 
 impl<'a> SearchSetup<'a> {
-    /// A silent one-thread search within `limits` (depth, nodes or
-    /// movetime; no clock) for bench, test suites, tests and experiments.
-    pub fn quiet(control: &'a Control, tt: &'a TranspositionTable, limits: Limits) -> Self {
+    /// A silent search of `request` (its depth, nodes or movetime; no
+    /// clock) for bench, test suites, data generation, tests and
+    /// experiments.
+    pub fn quiet(
+        request: &'a SearchRequest,
+        control: &'a Control,
+        tt: &'a TranspositionTable,
+    ) -> Self {
         SearchSetup {
+            request,
             control,
             tt,
             budget: TimeBudget {
                 optimum: None,
-                maximum: limits.movetime.map(Duration::from_millis),
+                maximum: request.limits.movetime.map(Duration::from_millis),
             },
-            limits,
             start: Instant::now(),
-            multipv: 1,
-            show_wdl: false,
             verbose: false,
-            techniques: Techniques::ALL,
-            net: crate::nnue::embedded(),
-            syzygy: None,
             ranked_root: OnceLock::new(),
         }
     }
@@ -179,6 +261,8 @@ pub struct SearchResult {
     pub score: i32,
     /// The last completed iteration's depth.
     pub depth: u32,
+    /// The deepest ply its line's search reached.
+    pub seldepth: usize,
     /// The principal variation from the root (empty without a legal move).
     pub pv: Vec<Move>,
     pub nodes: u64,
@@ -289,22 +373,21 @@ fn tb_score(wdl: Wdl, ply: usize) -> (i32, Bound) {
 }
 
 impl<'a> Searcher<'a> {
-    /// A searcher that has learned nothing yet.
-    pub fn new(pos: Position, setup: &'a SearchSetup<'a>, thread_id: usize) -> Self {
-        Self::with_memory(pos, setup, thread_id, SearchMemory::default())
+    /// A searcher of the setup's position that has learned nothing yet.
+    pub fn new(setup: &'a SearchSetup<'a>, thread_id: usize) -> Self {
+        Self::with_memory(setup, thread_id, SearchMemory::default())
     }
 
     /// A searcher that starts from what an earlier search of this thread
     /// learned (see [`SearchMemory`]).
     pub fn with_memory(
-        pos: Position,
         setup: &'a SearchSetup<'a>,
         thread_id: usize,
         mut memory: SearchMemory,
     ) -> Self {
-        memory.evaluator.use_net(&setup.net);
+        memory.evaluator.use_net(&setup.request.net);
         Searcher {
-            pos,
+            pos: setup.request.position.clone(),
             setup,
             thread_id,
             nodes: 0,
@@ -408,11 +491,11 @@ impl<'a> Searcher<'a> {
         }
         let setup = self.setup;
         if self.completed_depth > 0
-            && let Some(limit) = setup.limits.nodes
+            && let Some(limit) = setup.request.limits.nodes
         {
             let all = setup.control.nodes.load(Ordering::Relaxed) + self.unpublished_nodes;
             if all >= limit {
-                setup.control.stop.store(true, Ordering::SeqCst);
+                setup.control.stop.limit_reached();
             }
         }
         if self.nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) {
@@ -426,7 +509,7 @@ impl<'a> Searcher<'a> {
     fn check_clock(&self) {
         let setup = self.setup;
         if self.thread_id == 0 && setup.spent(setup.budget.maximum) {
-            setup.control.stop.store(true, Ordering::SeqCst);
+            setup.control.stop.limit_reached();
         }
     }
 
@@ -468,7 +551,7 @@ impl<'a> Searcher<'a> {
     /// ordinary scores. Returns (raw, corrected).
     fn corrected_eval(&mut self, ply: usize) -> (i32, i32) {
         let raw = self.memory.evaluator.evaluate(&self.pos);
-        if !self.setup.techniques.correction_history() {
+        if !self.setup.request.techniques.correction_history() {
             return (raw, raw);
         }
         let correction = self

@@ -38,7 +38,7 @@ impl Searcher<'_> {
         ply: usize,
         cut_node: bool,
     ) -> i32 {
-        let techniques = self.setup.techniques;
+        let techniques = self.setup.request.techniques;
         self.stack[ply].pv.clear();
         let in_check = self.pos.in_check();
         // A singular-extension search: this node again, without one move.
@@ -84,7 +84,7 @@ impl Searcher<'_> {
         // Endgame tablebases: a proven result ends the node if its bound
         // decides the window; at a PV node it bounds what the search finds.
         let mut tb_bounds = (-INFINITY, INFINITY);
-        if let Some(tb) = self.setup.syzygy
+        if let Some(tb) = self.setup.request.syzygy.as_ref()
             && excluded.is_none()
             && let Some((score, bound)) = self.probe_tablebase(tb, depth, ply)
         {
@@ -367,7 +367,7 @@ impl Searcher<'_> {
         // bound says which way it erred: a lesson for the correction
         // histories. Not from a capture's score (the exchange, not the
         // position, decides it), nor from proven results.
-        if self.setup.techniques.correction_history()
+        if self.setup.request.techniques.correction_history()
             && !in_check
             && excluded.is_none()
             && best_move.is_none_or(is_quiet)
@@ -513,7 +513,7 @@ impl Searcher<'_> {
     /// A quiet move caused a cutoff: remember it, and lower the histories
     /// of the quiet moves tried before it.
     fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
-        let techniques = self.setup.techniques;
+        let techniques = self.setup.request.techniques;
         let side = self.pos.turn();
         let bonus = stat_bonus(depth);
         let malus = stat_malus(depth);
@@ -550,7 +550,7 @@ impl Searcher<'_> {
     /// A move caused a cutoff: the captures tried before it failed, and if
     /// it is a capture itself, it gets the credit.
     fn reward_capture(&mut self, m: Move, depth: i32, tried: &[Move]) {
-        if !self.setup.techniques.history() {
+        if !self.setup.request.techniques.history() {
             return;
         }
         let side = self.pos.turn();

@@ -40,7 +40,8 @@ impl Searcher<'_> {
         }
         // Captures that lose material can't raise a quiet position's score:
         // the picker leaves them out. Evasions are all searched.
-        let mut picker = MovePicker::captures(tt_move, self.setup.techniques.quiescence_see());
+        let mut picker =
+            MovePicker::captures(tt_move, self.setup.request.techniques.quiescence_see());
         let mut any_move = false;
         while let Some(m) = picker.next(&self.pos, &self.memory.history, QuietContext::default()) {
             any_move = true;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use log::debug;
 use shakmaty::{Move, Position as _};
 
-use super::{RootMove, SearchResult, Searcher, tb_score};
+use super::{LineInfo, RootMove, SearchResult, Searcher, tb_score};
 use crate::channel;
 use crate::params;
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, format_score};
@@ -38,7 +38,7 @@ impl Searcher<'_> {
     /// iteration after one move).
     fn collect_root_moves(&mut self) -> Vec<RootMove> {
         let legal = self.pos.board().legal_moves();
-        let wanted = &self.setup.limits.searchmoves;
+        let wanted = &self.setup.request.limits.searchmoves;
         let mut moves: Vec<RootMove> = legal
             .into_iter()
             .filter(|m| wanted.is_empty() || wanted.iter().any(|w| *w == self.pos.uci(*m)))
@@ -84,6 +84,7 @@ impl Searcher<'_> {
                 ponder: None,
                 score,
                 depth: 0,
+                seldepth: 0,
                 pv: Vec::new(),
                 nodes: 0,
                 stats: self.stats,
@@ -91,11 +92,12 @@ impl Searcher<'_> {
         }
         let max_depth = self
             .setup
+            .request
             .limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
-        let multipv = self.setup.multipv.clamp(1, self.root_moves.len());
+        let multipv = self.setup.request.multipv.clamp(1, self.root_moves.len());
         // Helpers start one ply deeper on odd threads so that the threads
         // don't all search the same tree in lockstep.
         let first_depth = 1 + (self.thread_id as u32 & 1).min(max_depth - 1);
@@ -156,6 +158,7 @@ impl Searcher<'_> {
             ponder,
             score: self.shown_score(best.score),
             depth: self.completed_depth,
+            seldepth: best.seldepth,
             pv: best.pv,
             nodes: self.nodes,
             stats: self.stats,
@@ -167,7 +170,7 @@ impl Searcher<'_> {
     fn aspiration_search(&mut self, depth: u32) {
         let previous = self.root_moves[self.pv_index].score;
         let mut delta = params::aspiration_window();
-        let (mut alpha, mut beta) = if self.setup.techniques.aspiration()
+        let (mut alpha, mut beta) = if self.setup.request.techniques.aspiration()
             && depth as i32 >= params::aspiration_min_depth()
             && previous.abs() < MATE_BOUND
         {
@@ -206,7 +209,10 @@ impl Searcher<'_> {
     /// and a bound would stand in the list beside exact lines as if it
     /// were one.
     fn report_bound(&self, depth: u32, bound: &str) {
-        if self.verbose() && self.setup.multipv == 1 && self.setup.start.elapsed() >= BOUNDS_AFTER {
+        if self.verbose()
+            && self.setup.request.multipv == 1
+            && self.setup.start.elapsed() >= BOUNDS_AFTER
+        {
             self.report(depth, self.pv_index, bound);
         }
     }
@@ -234,14 +240,18 @@ impl Searcher<'_> {
         if setup.control.stopped() {
             return true;
         }
-        if let Some(mate) = setup.limits.mate {
+        if let Some(mate) = setup.request.limits.mate {
             let best = self.root_moves[0].score;
             if best >= MATE_BOUND && (MATE - best + 1) / 2 <= mate as i32 {
                 return self.finish_early();
             }
         }
-        if setup.limits.depth.is_some_and(|d| depth >= d)
-            || setup.limits.soft_nodes.is_some_and(|n| self.nodes >= n)
+        if setup.request.limits.depth.is_some_and(|d| depth >= d)
+            || setup
+                .request
+                .limits
+                .soft_nodes
+                .is_some_and(|n| self.nodes >= n)
         {
             return self.finish_early();
         }
@@ -275,41 +285,35 @@ impl Searcher<'_> {
     /// answers, which the caller handles.
     fn finish_early(&self) -> bool {
         if self.thread_id == 0 {
-            self.setup.control.stop.store(true, Ordering::SeqCst);
+            self.setup.control.stop.limit_reached();
         }
         true
     }
 
     fn report(&self, depth: u32, index: usize, bound: &str) {
-        let elapsed = self.setup.start.elapsed();
-        let nodes = self.setup.control.nodes.load(Ordering::Relaxed) + self.unpublished_nodes;
-        let ms = elapsed.as_millis() as u64;
-        let nps = nodes * 1000 / ms.max(1);
         let rm = &self.root_moves[index];
         let pv: Vec<String> = rm.pv.iter().map(|m| self.pos.uci(*m)).collect();
-        let bound = if bound.is_empty() {
-            String::new()
-        } else {
-            format!(" {bound}")
-        };
         let score = self.shown_score(rm.score);
-        channel::send(&format!(
-            "info depth {depth} seldepth {} multipv {} score {}{}{bound} nodes {nodes} nps {nps} \
-             hashfull {} tbhits {} time {ms} pv {}",
-            rm.seldepth.max(depth as usize),
-            index + 1,
-            format_score(score),
-            self.wdl_text(self.chances(score)),
-            self.setup.tt.hashfull(),
-            self.setup.control.tb_hits.load(Ordering::Relaxed),
-            pv.join(" ")
-        ));
+        let info = LineInfo {
+            depth,
+            seldepth: rm.seldepth,
+            multipv: index + 1,
+            score,
+            bound,
+            wdl: self.setup.request.show_wdl.then(|| self.chances(score)),
+            nodes: self.setup.control.nodes.load(Ordering::Relaxed) + self.unpublished_nodes,
+            time: self.setup.start.elapsed(),
+            hashfull: self.setup.tt.hashfull(),
+            tb_hits: self.setup.control.tb_hits.load(Ordering::Relaxed),
+            pv: &pv,
+        };
+        channel::send(&info.to_uci());
     }
 
     /// ` wdl W D L` when `UCI_ShowWDL` is on (after the score, before any
     /// bound, as Stockfish prints it), else nothing.
     fn wdl_text(&self, chances: [u32; 3]) -> String {
-        if self.setup.show_wdl {
+        if self.setup.request.show_wdl {
             wdl::uci_text(chances)
         } else {
             String::new()
@@ -393,9 +397,10 @@ impl Searcher<'_> {
     /// line on one thread.
     fn soft_nodes_spent(&self) -> bool {
         self.thread_id == 0
-            && self.setup.multipv == 1
+            && self.setup.request.multipv == 1
             && self
                 .setup
+                .request
                 .limits
                 .soft_nodes
                 .is_some_and(|n| self.nodes >= n)
@@ -407,7 +412,7 @@ impl Searcher<'_> {
     /// first thread here ranks; the others wait for it and share its
     /// ranking.
     fn keep_best_tablebase_moves(&mut self) {
-        let Some(tb) = self.setup.syzygy else {
+        let Some(tb) = self.setup.request.syzygy.as_ref() else {
             return;
         };
         let setup = self.setup;

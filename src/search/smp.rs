@@ -94,6 +94,7 @@ mod tests {
             ponder: None,
             score,
             depth,
+            seldepth: depth as usize,
             pv: vec![mv(m)],
             nodes: 0,
             stats: SearchStats::default(),

@@ -5,9 +5,10 @@ use shakmaty::Position as _;
 fn search_fen(fen: &str, depth: u32) -> SearchResult {
     let control = Control::default();
     let tt = TranspositionTable::new(16).unwrap();
-    let setup = SearchSetup::quiet(&control, &tt, Limits::depth(depth));
     let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
-    let mut s = Searcher::new(pos, &setup, 0);
+    let request = SearchRequest::new(pos, Limits::depth(depth));
+    let setup = SearchSetup::quiet(&request, &control, &tt);
+    let mut s = Searcher::new(&setup, 0);
     s.iterate()
 }
 
@@ -71,8 +72,9 @@ fn techniques_by_name() {
 fn singular_search_has_its_own_table_key() {
     let control = Control::default();
     let tt = TranspositionTable::new(1).unwrap();
-    let setup = SearchSetup::quiet(&control, &tt, Limits::depth(1));
-    let mut s = Searcher::new(Position::default(), &setup, 0);
+    let request = SearchRequest::new(Position::default(), Limits::depth(1));
+    let setup = SearchSetup::quiet(&request, &control, &tt);
+    let mut s = Searcher::new(&setup, 0);
     let plain = s.node_key(3);
     let moves = s.pos.board().legal_moves();
     let mut keys = vec![plain];
@@ -98,15 +100,13 @@ fn singular_extensions_happen_and_can_be_switched_off() {
     let singular = |techniques| {
         let control = Control::default();
         let tt = TranspositionTable::new(16).unwrap();
-        let setup = SearchSetup {
-            techniques,
-            ..SearchSetup::quiet(&control, &tt, Limits::depth(11))
-        };
         let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
-        Searcher::new(pos, &setup, 0)
-            .iterate()
-            .stats
-            .singular_extensions
+        let request = SearchRequest {
+            techniques,
+            ..SearchRequest::new(pos, Limits::depth(11))
+        };
+        let setup = SearchSetup::quiet(&request, &control, &tt);
+        Searcher::new(&setup, 0).iterate().stats.singular_extensions
     };
     assert!(singular(Techniques::ALL) > 0);
     assert_eq!(singular(Techniques::all_but("singular").unwrap()), 0);
@@ -124,13 +124,14 @@ fn every_technique_can_be_switched_off_safely() {
     for name in Techniques::names() {
         let control = Control::default();
         let tt = TranspositionTable::new(1).unwrap();
-        let setup = SearchSetup {
-            techniques: Techniques::all_but(name).unwrap(),
-            ..SearchSetup::quiet(&control, &tt, Limits::depth(12))
-        };
         let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
         let legal = pos.board().legal_moves();
-        let r = Searcher::new(pos, &setup, 0).iterate();
+        let request = SearchRequest {
+            techniques: Techniques::all_but(name).unwrap(),
+            ..SearchRequest::new(pos, Limits::depth(12))
+        };
+        let setup = SearchSetup::quiet(&request, &control, &tt);
+        let r = Searcher::new(&setup, 0).iterate();
         assert_eq!(format_score(r.score), "mate 2", "without {name}");
         let best = r.best.unwrap_or_else(|| panic!("no move without {name}"));
         assert!(legal.contains(&best), "without {name}: {best:?} is illegal");
@@ -149,10 +150,6 @@ fn huge_net_outputs_never_make_a_proven_score() {
         net.output_bias.fill(bias);
         let control = Control::default();
         let tt = TranspositionTable::new(16).unwrap();
-        let setup = SearchSetup {
-            net: Arc::new(net),
-            ..SearchSetup::quiet(&control, &tt, Limits::depth(6))
-        };
         let pos = Position::from_fen(
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
             CastlingMode::Standard,
@@ -166,7 +163,12 @@ fn huge_net_outputs_never_make_a_proven_score() {
             .iter()
             .map(|&m| pos.key_after(m))
             .collect();
-        let r = Searcher::new(pos, &setup, 0).iterate();
+        let request = SearchRequest {
+            net: Arc::new(net),
+            ..SearchRequest::new(pos, Limits::depth(6))
+        };
+        let setup = SearchSetup::quiet(&request, &control, &tt);
+        let r = Searcher::new(&setup, 0).iterate();
         assert!(r.best.is_some(), "bias {bias}");
         assert!(
             r.score.abs() <= EVAL_LIMIT,
@@ -204,9 +206,10 @@ fn score_formatting() {
 fn search_limits(fen: &str, limits: Limits) -> SearchResult {
     let control = Control::default();
     let tt = TranspositionTable::new(16).unwrap();
-    let setup = SearchSetup::quiet(&control, &tt, limits);
     let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
-    Searcher::new(pos, &setup, 0).iterate()
+    let request = SearchRequest::new(pos, limits);
+    let setup = SearchSetup::quiet(&request, &control, &tt);
+    Searcher::new(&setup, 0).iterate()
 }
 
 /// Past the soft node limit, the iteration running ends once its best move

@@ -20,13 +20,14 @@ use shakmaty::{CastlingMode, Color, Position as _};
 
 use crate::bench;
 use crate::channel::send;
-use crate::engine::{Engine, SearchFinished, SearchRequest};
+use crate::engine::{Engine, SearchFinished, send_bestmove};
 use crate::epd;
 use crate::genfens;
 use crate::nnue;
 use crate::perft;
 use crate::position::Position;
 use crate::rng::Rng;
+use crate::search::SearchRequest;
 use crate::strength::{Level, Strength};
 use crate::tablebase::{Syzygy, Tables};
 use crate::tt::TranspositionTable;
@@ -268,12 +269,11 @@ impl Uci {
         self.engine.wait();
         let Some(position) = &self.position else {
             error("go: no position (the last 'position' could not be read)");
-            return send("bestmove 0000");
+            return send_bestmove(None, None);
         };
         let request = SearchRequest {
             received,
             position: position.clone(),
-            tt: Arc::clone(&self.tt),
             limits,
             threads: self.options.threads,
             multipv: self.options.multipv,
@@ -290,7 +290,8 @@ impl Uci {
                 seed: self.strength_seeds.next_u64(),
             }),
         };
-        self.engine.go(request, self.done_tx.clone());
+        self.engine
+            .go(request, Arc::clone(&self.tt), self.done_tx.clone());
     }
 
     /// The position commands that show or count need, or an error.
