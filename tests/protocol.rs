@@ -1179,6 +1179,11 @@ fn two_threads_search() {
 // 12. The evaluation network: EvalFile
 // ---------------------------------------------------------------------------
 
+/// The embedded net's own file.
+fn embedded_net_file() -> String {
+    format!("nets/{}.nnue", lasker::nnue::EMBEDDED_NAME)
+}
+
 /// The net score `eval` prints for the side to move.
 fn nnue_score(e: &mut Engine) -> i32 {
     e.send("eval");
@@ -1199,7 +1204,7 @@ fn nnue_score(e: &mut Engine) -> i32 {
 fn eval_file_refuses_bad_nets_and_keeps_the_current_one() {
     let dir = std::env::temp_dir().join(format!("lasker-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let embedded = std::fs::read("nets/default.nnue").unwrap();
+    let embedded = std::fs::read(embedded_net_file()).unwrap();
     let truncated = dir.join("truncated.nnue");
     std::fs::write(&truncated, &embedded[..embedded.len() / 2]).unwrap();
     let corrupt = dir.join("corrupt.nnue");
@@ -1860,7 +1865,7 @@ fn eval_file_is_found_beside_the_binary() {
     std::fs::create_dir_all(&elsewhere).unwrap();
     let exe = dir.join("lasker");
     std::fs::copy(common::exe(), &exe).unwrap();
-    std::fs::copy("nets/default.nnue", dir.join("beside.nnue")).unwrap();
+    std::fs::copy(embedded_net_file(), dir.join("beside.nnue")).unwrap();
     let mut child = std::process::Command::new(&exe)
         .current_dir(&elsewhere)
         .stdin(std::process::Stdio::piped())

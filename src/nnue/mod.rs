@@ -124,12 +124,20 @@ macro_rules! by_width {
 }
 pub(crate) use by_width;
 
-/// The net built into the binary, so that a fresh clone plays at full
-/// strength with no download (docs/evaluation.md says how it was made).
-const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
+/// The embedded net's name, in one place: its file is `nets/<name>.nnue`
+/// (nets/README.md says how each net was made).
+macro_rules! embedded_name {
+    () => {
+        "net16-512x8"
+    };
+}
 
-/// The embedded net's name: its own file in `nets/` is `<name>.nnue`.
-pub const EMBEDDED_NAME: &str = "net16-512x8";
+/// The net built into the binary, so that a fresh clone plays at full
+/// strength with no download.
+const EMBEDDED: &[u8] = include_bytes!(concat!("../../nets/", embedded_name!(), ".nnue"));
+
+/// The embedded net's name: its file in `nets/` is `<name>.nnue`.
+pub const EMBEDDED_NAME: &str = embedded_name!();
 
 /// The embedded net file's checksum (its last eight bytes: FNV-1a 64 of
 /// the rest, `file`), which `lasker --version` shows.

@@ -247,19 +247,32 @@ fn net_3_evaluates_as_before() {
     }
 }
 
-/// Every net file kept in `nets/` loads, and the candidate with input
-/// buckets (net 11) is read as such and evaluates incrementally as
-/// from scratch along a game.
+/// Every net file kept in `nets/` loads and has its row in nets/README.md's
+/// table, the embedded one among them, and the net with input buckets (net
+/// 11) is read as such and evaluates incrementally as from scratch along a
+/// game.
 #[test]
 fn every_kept_net_loads() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
-    let mut shapes = Vec::new();
+    let table = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let mut kept = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        let net = Network::load(&path).unwrap_or_else(|e| panic!("{e}"));
-        shapes.push((path.file_name().unwrap().to_owned(), net.shape()));
+        if path.extension().is_none_or(|e| e != "nnue") {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        Network::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            table.contains(&format!("`{name}`")),
+            "{name} is not in nets/README.md"
+        );
+        kept.push(name);
     }
-    assert!(shapes.len() >= 11, "{shapes:?}");
+    assert!(
+        kept.contains(&format!("{}.nnue", super::EMBEDDED_NAME)),
+        "{kept:?}"
+    );
     let net = Network::load(&dir.join("net11-kb4.nnue")).unwrap();
     assert_eq!(net.input_buckets().count(), 4);
     assert_eq!(
