@@ -25,16 +25,15 @@
 //! iteration completed within a node budget, which is deterministic too.
 
 use std::process::Command;
-use std::thread;
 use std::time::{Duration, Instant};
 
 use lasker::bench::bench_fens;
-use lasker::engine::SEARCH_STACK_BYTES;
 use lasker::position::Position;
-use lasker::search::{Control, SearchRequest, SearchSetup, SearchStats, Searcher, format_score};
+use lasker::rng::Rng;
+use lasker::search::{SearchStats, format_score};
 use lasker::timeman::Limits;
 use lasker::tt::{ReplacementPolicy, TranspositionTable};
-use shakmaty::{CastlingMode, Position as _};
+use shakmaty::Position as _;
 
 const REPRODUCE: &str = "cargo bench --features ablation --bench tt_report --";
 
@@ -53,79 +52,9 @@ const SERIES_LIMIT: Duration = Duration::from_secs(20);
 // ---------------------------------------------------------------------------
 // Helpers
 
-/// What one search gave.
-#[derive(Clone, Debug)]
-struct Run {
-    best: Option<String>,
-    score: i32,
-    depth: u32,
-    nodes: u64,
-    time: Duration,
-    stats: SearchStats,
-}
-
-impl Run {
-    fn best(&self) -> &str {
-        self.best.as_deref().unwrap_or("none")
-    }
-}
-
-fn position(fen: &str) -> Position {
-    Position::from_fen(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e:?}"))
-}
-
-fn table(megabytes: usize) -> TranspositionTable {
-    TranspositionTable::new(megabytes).expect("hash table")
-}
-
-/// Searches `pos` within `limits` with `threads` threads sharing `tt`, the
-/// way the engine does (`new_search`, then Lazy SMP helpers beside thread 0,
-/// each on a thread with the engine's stack size). Returns thread 0's result
-/// and the helpers' node counts.
-fn search_threads(
-    tt: &TranspositionTable,
-    pos: &Position,
-    limits: Limits,
-    threads: usize,
-) -> (Run, Vec<u64>) {
-    tt.new_search(pos.piece_count());
-    let control = Control::default();
-    let request = SearchRequest::new(pos.clone(), limits);
-    let setup = SearchSetup::quiet(&request, &control, tt);
-    let start = Instant::now();
-    let (result, helper_nodes) = thread::scope(|scope| {
-        let spawn = |id: usize| {
-            let setup = &setup;
-            thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(SEARCH_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    let result = Searcher::new(setup, id).iterate();
-                    if id == 0 {
-                        setup.control.stop.limit_reached();
-                    }
-                    result
-                })
-                .expect("spawning a search thread")
-        };
-        let helpers: Vec<_> = (1..threads.max(1)).map(spawn).collect();
-        let main = spawn(0).join().expect("search thread 0");
-        let helper_nodes = helpers
-            .into_iter()
-            .map(|h| h.join().expect("helper thread").nodes)
-            .collect::<Vec<_>>();
-        (main, helper_nodes)
-    });
-    let run = Run {
-        best: result.best.map(|m| pos.uci(m)),
-        score: result.score,
-        depth: result.depth,
-        nodes: result.nodes,
-        time: start.elapsed(),
-        stats: result.stats,
-    };
-    (run, helper_nodes)
-}
+#[path = "../tests/common/threads.rs"]
+mod threads;
+use threads::{Run, position, search_threads, table};
 
 fn depth_limit(depth: u32) -> Limits {
     Limits::depth(depth)
@@ -246,19 +175,6 @@ fn heading(title: &str, test: &str) {
         source_tree()
     );
     println!();
-}
-
-/// splitmix64: a small deterministic generator for keys and samples.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
 }
 
 /// The hand-picked endgames of the speedup table are legal and not over.
@@ -521,10 +437,10 @@ fn collision_run(megabytes: usize, check_bits: u32, jobs: &[(Position, u32)]) ->
         stats.tt_cutoffs += run.stats.tt_cutoffs;
         stats.tt_move_rejections += run.stats.tt_move_rejections;
     }
-    let mut rng = Rng(0xc0111de);
+    let mut rng = Rng::new(0xc0111de);
     const SAMPLES: usize = 200_000;
     let foreign = (0..SAMPLES)
-        .map(|_| tt.foreign_entries(rng.next()))
+        .map(|_| tt.foreign_entries(rng.next_u64()))
         .sum::<usize>() as f64
         / SAMPLES as f64;
     CollisionRun {

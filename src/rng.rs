@@ -1,7 +1,7 @@
 //! The engine's one random generator: SplitMix64, small, fast, seedable and
-//! plenty for choosing moves (`strength`), openings (`learn::datagen`,
-//! `learn::genfens`) and training batches (`learn::train`). Not for anything
-//! secret.
+//! plenty for choosing moves (`strength`), openings (`genfens`, the tools'
+//! `datagen`), training batches (the tools' `train`) and test keys. Not for
+//! anything secret.
 
 use std::hash::BuildHasher;
 use std::time::SystemTime;

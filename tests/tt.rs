@@ -7,101 +7,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use lasker::engine::SEARCH_STACK_BYTES;
-use lasker::position::Position;
-use lasker::search::{Control, SearchRequest, SearchSetup, SearchStats, Searcher, format_score};
+use lasker::rng::Rng;
+use lasker::search::format_score;
 use lasker::timeman::Limits;
-use lasker::tt::{Bound, TranspositionTable};
-use shakmaty::{CastlingMode, Position as _};
+use lasker::tt::Bound;
+use shakmaty::Position as _;
 
 /// Lasker–Reichhelm 1901 (Fine, Basic Chess Endings #70; positions/kb1.epd):
 /// only 1.Kb1 wins.
 const KB1_FEN: &str = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1";
 const KB1_MOVE: &str = "a1b1";
 
-/// What one search gave.
-#[derive(Clone, Debug)]
-struct Run {
-    best: Option<String>,
-    score: i32,
-    depth: u32,
-    nodes: u64,
-    stats: SearchStats,
-}
-
-impl Run {
-    fn best(&self) -> &str {
-        self.best.as_deref().unwrap_or("none")
-    }
-}
-
-fn position(fen: &str) -> Position {
-    Position::from_fen(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e:?}"))
-}
-
-fn table(megabytes: usize) -> TranspositionTable {
-    TranspositionTable::new(megabytes).expect("hash table")
-}
-
-/// Searches `pos` within `limits` with `threads` threads sharing `tt`, the
-/// way the engine does (`new_search`, then Lazy SMP helpers beside thread 0,
-/// each on a thread with the engine's stack size). Returns thread 0's result
-/// and the helpers' node counts.
-fn search_threads(
-    tt: &TranspositionTable,
-    pos: &Position,
-    limits: Limits,
-    threads: usize,
-) -> (Run, Vec<u64>) {
-    tt.new_search(pos.piece_count());
-    let control = Control::default();
-    let request = SearchRequest::new(pos.clone(), limits);
-    let setup = SearchSetup::quiet(&request, &control, tt);
-    let (result, helper_nodes) = thread::scope(|scope| {
-        let spawn = |id: usize| {
-            let setup = &setup;
-            thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(SEARCH_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    let result = Searcher::new(setup, id).iterate();
-                    if id == 0 {
-                        setup.control.stop.limit_reached();
-                    }
-                    result
-                })
-                .expect("spawning a search thread")
-        };
-        let helpers: Vec<_> = (1..threads.max(1)).map(spawn).collect();
-        let main = spawn(0).join().expect("search thread 0");
-        let helper_nodes = helpers
-            .into_iter()
-            .map(|h| h.join().expect("helper thread").nodes)
-            .collect::<Vec<_>>();
-        (main, helper_nodes)
-    });
-    let run = Run {
-        best: result.best.map(|m| pos.uci(m)),
-        score: result.score,
-        depth: result.depth,
-        nodes: result.nodes,
-        stats: result.stats,
-    };
-    (run, helper_nodes)
-}
-
-/// splitmix64: a small deterministic generator for keys and samples.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
+#[path = "common/threads.rs"]
+mod threads;
+use threads::{position, search_threads, table};
 
 /// Regression: with the table the engine finds 1.Kb1 in Lasker–Reichhelm
 /// and sees that it wins (`make tt-report` has it depth by depth, with and
@@ -149,10 +68,10 @@ fn concurrent_store_and_probe_never_return_a_foreign_entry() {
     // Wide: 2^18 random keys over 2^16 entries (evictions everywhere).
     // Narrow: 64 keys sharing their top 14 bits two ways, i.e. two buckets
     // of a 1 MB table: eight slots that all threads overwrite at once.
-    let mut rng = Rng(0x5eed);
-    let wide: Vec<u64> = (0..1 << 18).map(|_| rng.next()).collect();
+    let mut rng = Rng::new(0x5eed);
+    let wide: Vec<u64> = (0..1 << 18).map(|_| rng.next_u64()).collect();
     let narrow: Vec<u64> = (0..64)
-        .map(|i| ((i & 1) << 50) | (rng.next() & ((1 << 50) - 1)))
+        .map(|i| ((i & 1) << 50) | (rng.next_u64() & ((1 << 50) - 1)))
         .collect();
     for (name, keys) in [("wide", &wide), ("narrow", &narrow)] {
         let hits = AtomicU64::new(0);
@@ -163,11 +82,11 @@ fn concurrent_store_and_probe_never_return_a_foreign_entry() {
             for t in 0..THREADS {
                 let (tt, keys, hits, stores, bad) = (&tt, keys, &hits, &stores, &bad);
                 scope.spawn(move || {
-                    let mut rng = Rng(t.wrapping_mul(0x1234_5678_9abc_def1) ^ 77);
+                    let mut rng = Rng::new(t.wrapping_mul(0x1234_5678_9abc_def1) ^ 77);
                     let (mut my_hits, mut my_stores) = (0, 0);
                     while start.elapsed() < PHASE {
                         for _ in 0..1024 {
-                            let r = rng.next();
+                            let r = rng.next_u64();
                             let key = keys[(r >> 32) as usize % keys.len()];
                             let (mv, score, depth, bound, pieces) = stress_entry(key);
                             if r & 1 == 0 {

@@ -305,3 +305,19 @@ pub fn read_lines(stdout: std::process::ChildStdout) -> Receiver<String> {
     });
     rx
 }
+
+/// Runs `exe arg` with a stdout whose reader is already gone (as after
+/// `| head -1`) and checks that it exits quietly: success, no panic.
+pub fn exits_quietly_with_stdout_closed(exe: &std::path::Path, arg: &str) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = std::process::Command::new(exe)
+        .arg(arg)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{arg}: {:?} {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{arg}: {stderr}");
+}

@@ -367,9 +367,8 @@ pub fn read_games(path: &Path) -> Result<(Vec<Game>, viriformat::ReadSummary), S
 mod tests {
     use super::*;
     use crate::datagen;
+    use crate::test_support::chess;
     use crate::trainingdata::GameResult;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("lasker-data-{name}-{}", std::process::id()));
@@ -391,13 +390,6 @@ mod tests {
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
-    }
-
-    fn chess(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
     }
 
     #[test]

@@ -20,3 +20,17 @@ pub mod train;
 pub mod trainingdata;
 pub mod viriformat;
 pub mod wdl_fit;
+
+#[cfg(test)]
+mod test_support {
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess};
+
+    /// The board of a FEN the test knows is good.
+    pub fn chess(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+}

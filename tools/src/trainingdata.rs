@@ -169,15 +169,7 @@ pub fn read_file(path: &Path) -> io::Result<DataFile> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
-
-    fn chess(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::test_support::chess;
 
     #[test]
     fn records_are_side_to_move_relative() {
