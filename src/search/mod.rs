@@ -319,30 +319,42 @@ impl Default for SearchMemory {
     }
 }
 
-/// One thread's search: the position it walks, with everything the thread
-/// keeps along its path (`stack`: PV, killers, excluded moves) and across
-/// moves (`SearchMemory`).
+/// One thread's search of one position: per search, what it keeps along
+/// its path (`stack`: PV, killers, excluded moves), at the root and for
+/// counting and stopping; per thread, across the moves of a game, its
+/// `SearchMemory`; shared with the other threads, the `SearchSetup`.
 pub struct Searcher<'a> {
-    pub pos: Position,
+    // What the search shares with its other threads.
     setup: &'a SearchSetup<'a>,
     thread_id: usize,
+    // What this thread keeps from one search to the next.
+    memory: SearchMemory,
+    // The path from the root to the node being searched.
+    pub pos: Position,
+    /// What the search keeps for each ply of the path.
+    stack: SearchStack,
+    /// Null moves are off for the rest of a verification search.
+    null_move_disabled: bool,
+    // The root and its iterations.
+    root_moves: Vec<RootMove>,
+    /// The MultiPV line being searched (earlier ones are better lines).
+    pv_index: usize,
+    /// The iteration's depth; extensions stop at twice this ply.
+    root_depth: u32,
+    completed_depth: u32,
+    /// Completed iterations in a row that ended with the same best move.
+    best_move_stability: u32,
+    /// The root's tablebase result when the root moves were ranked (by
+    /// DTZ, or by WDL where the clock left no time for DTZ).
+    root_tb: Option<Wdl>,
+    /// Late move reductions by depth and move number, for this search's
+    /// parameters.
+    reductions: ReductionTable,
+    // Counting and stopping.
     pub nodes: u64,
     /// Nodes not yet added to `Control::nodes`.
     unpublished_nodes: u64,
     seldepth: usize,
-    root_moves: Vec<RootMove>,
-    pv_index: usize,
-    completed_depth: u32,
-    /// Completed iterations in a row that ended with the same best move.
-    best_move_stability: u32,
-    /// What the search keeps for each ply of the current path.
-    stack: SearchStack,
-    memory: SearchMemory,
-    reductions: ReductionTable,
-    /// Null moves are off for the rest of a verification search.
-    null_move_disabled: bool,
-    /// The iteration's depth; extensions stop at twice this ply.
-    root_depth: u32,
     stopped: bool,
     /// A stop is obeyed only once the root has a move with a searched
     /// score: after the first root move of the first iteration (helpers
@@ -352,9 +364,6 @@ pub struct Searcher<'a> {
     /// nearer than this to the hard time limit (a cold table's probe reads
     /// the disk).
     slowest_probe: Duration,
-    /// The root's tablebase result when the root moves were ranked (by
-    /// DTZ, or by WDL where the clock left no time for DTZ).
-    root_tb: Option<Wdl>,
     pub stats: SearchStats,
 }
 
