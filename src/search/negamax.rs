@@ -39,7 +39,7 @@ impl Searcher<'_> {
         cut_node: bool,
     ) -> i32 {
         let techniques = self.setup.request.techniques;
-        self.stack[ply].pv.clear();
+        self.stack.clear_pv(ply);
         let in_check = self.pos.in_check();
         // A singular-extension search: this node again, without one move.
         let excluded = self.stack[ply].excluded;

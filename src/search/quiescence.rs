@@ -10,7 +10,7 @@ use crate::tt::Bound;
 
 impl Searcher<'_> {
     pub(super) fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.stack[ply].pv.clear();
+        self.stack.clear_pv(ply);
         self.count_node();
         if self.should_stop() {
             return DRAW;

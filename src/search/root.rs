@@ -367,7 +367,7 @@ impl Searcher<'_> {
                 rm.seldepth = self.seldepth;
                 rm.pv.clear();
                 rm.pv.push(m);
-                rm.pv.extend_from_slice(&self.stack[1].pv);
+                rm.pv.extend_from_slice(self.stack.pv(1));
             } else {
                 rm.score = -INFINITY;
             }

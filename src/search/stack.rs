@@ -2,6 +2,10 @@
 //! walks from the root, one entry a ply (`stack[ply]`). An entry belongs to
 //! the node at its ply while that node is searched; its children read it
 //! through `moved_back`/`static_eval_back` and write only their own.
+//!
+//! The best line found from each ply is kept beside the entries (`pv`,
+//! `update_pv`): a line is a ply's worth of moves, and the small entries
+//! that every node reads stay close together without it.
 
 use std::ops::{Index, IndexMut};
 
@@ -27,8 +31,6 @@ pub(super) struct StackEntry {
     pub killers: [Option<Move>; 2],
     /// Double extensions on the path to this ply.
     pub double_extensions: u8,
-    /// The best line found from this ply, its first move played here.
-    pub pv: ArrayVec<Move, MAX_PLY>,
 }
 
 impl Default for StackEntry {
@@ -39,21 +41,23 @@ impl Default for StackEntry {
             excluded: None,
             killers: [None; 2],
             double_extensions: 0,
-            pv: ArrayVec::new(),
         }
     }
 }
 
 /// The entries of plies 0 to `MAX_PLY` (a child of the deepest node still
-/// has one).
+/// has one), and the best line from each.
 pub(super) struct SearchStack {
     entries: Vec<StackEntry>,
+    /// The best line found from each ply, its first move played there.
+    pvs: Vec<ArrayVec<Move, MAX_PLY>>,
 }
 
 impl Default for SearchStack {
     fn default() -> Self {
         SearchStack {
             entries: vec![StackEntry::default(); MAX_PLY + 1],
+            pvs: vec![ArrayVec::new(); MAX_PLY + 1],
         }
     }
 }
@@ -71,15 +75,26 @@ impl SearchStack {
         Some(self.entries[ply.checked_sub(back)?].static_eval)
     }
 
+    /// The best line found from `ply`.
+    pub fn pv(&self, ply: usize) -> &[Move] {
+        &self.pvs[ply]
+    }
+
+    /// A node at `ply` starts: no line from it yet.
+    pub fn clear_pv(&mut self, ply: usize) {
+        self.pvs[ply].clear();
+    }
+
     /// The line from `ply`: `m`, then the line its child found.
     pub fn update_pv(&mut self, ply: usize, m: Move) {
-        let (head, tail) = self.entries.split_at_mut(ply + 1);
-        let pv = &mut head[ply].pv;
+        let (head, tail) = self.pvs.split_at_mut(ply + 1);
+        let pv = &mut head[ply];
         pv.clear();
         pv.push(m);
-        let child = &tail[0].pv;
-        let room = pv.remaining_capacity();
-        pv.extend(child.iter().copied().take(room));
+        let child = &tail[0];
+        let fits = child.len().min(pv.remaining_capacity());
+        pv.try_extend_from_slice(&child[..fits])
+            .expect("within the capacity");
     }
 }
 
@@ -108,10 +123,10 @@ mod tests {
         let mut stack = SearchStack::default();
         stack.update_pv(5, moves[0]);
         stack.update_pv(4, moves[1]);
-        assert_eq!(stack[4].pv.as_slice(), &[moves[1], moves[0]]);
-        stack[5].pv.clear();
+        assert_eq!(stack.pv(4), &[moves[1], moves[0]]);
+        stack.clear_pv(5);
         stack.update_pv(4, moves[2]);
-        assert_eq!(stack[4].pv.as_slice(), &[moves[2]]);
+        assert_eq!(stack.pv(4), &[moves[2]]);
     }
 
     #[test]
