@@ -1,6 +1,7 @@
 # Lasker: `make` builds ./lasker (or EXE=path) and the training tools beside
 # it (./lasker-tools), `make test` runs every test of both crates, `make
-# release` an engine binary per x86-64 level.
+# release` an engine binary per x86-64 level for Linux and Windows and one
+# for Linux on ARM, `make dist` the archives users download.
 EXE ?= lasker
 # The tools binary (`tools/`: datagen, train, convert, fit-wdl), beside EXE.
 TOOLS ?= $(patsubst %/,%,$(dir $(EXE)))/lasker-tools
@@ -39,10 +40,21 @@ PGO_WHY := $(if $(filter off,$(PGO)),PGO=off,no llvm-profdata of LLVM $(LLVM_MAJ
 FEATURE_ARGS := $(if $(FEATURES),--features $(FEATURES))
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 RELEASE_DIR ?= release
+DIST_DIR ?= dist
 LEVELS := x86-64-v2 x86-64-v3 x86-64-v4
+# Other targets' binaries (`make release`): rustup adds each target's
+# standard library where it lacks it; linking needs Debian's
+# gcc-mingw-w64-x86-64 (Windows) and, from another host, gcc-aarch64-linux-gnu
+# (ARM).
+WINDOWS_TARGET := x86_64-pc-windows-gnu
+ARM_TARGET := aarch64-unknown-linux-gnu
+ARM_LINKER := $(if $(filter aarch64-%,$(HOST)),,CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc)
+# The Windows levels `make release` builds (CI builds one: they differ only
+# in the CPU flag, and each costs a build of every crate).
+WINDOWS_LEVELS ?= $(LEVELS)
 
 .PHONY: all build tools run test bench perft-full tt-report search-report clippy fmt clean lasker-v3 release \
-	$(LEVELS:%=release-%)
+	$(LEVELS:%=release-%) $(LEVELS:%=release-windows-%) release-linux-aarch64 dist
 
 # Whether this CPU runs code built for target-cpu $(1): every target
 # feature rustc enables for it is one this CPU has.
@@ -132,10 +144,13 @@ lasker-v3:
 	$(call compile,x86-64-v3,$(TARGET_DIR)/x86-64-v3,lasker-v3)
 	$(call compile_tools,x86-64-v3,$(TARGET_DIR)/tools-x86-64-v3,lasker-tools-v3)
 
-# One binary per x86-64 level, PGO-built where this CPU can run the level
-# (see `compile`), in $(RELEASE_DIR)/; each that this CPU runs must answer
-# `bench` with the same node count.
-release: $(LEVELS:%=release-%)
+# One Linux binary per x86-64 level, PGO-built where this CPU can run the
+# level (see `compile`), the same levels for Windows (plain builds) and one
+# for Linux on ARM (aarch64: NEON, which every such CPU has), in
+# $(RELEASE_DIR)/. Each Linux x86-64 binary this CPU runs must answer
+# `bench` with the same node count (tests/cross/run.sh checks the Windows
+# binaries under Wine and the ARM one under qemu).
+release: $(LEVELS:%=release-%) $(WINDOWS_LEVELS:%=release-windows-%) release-linux-aarch64
 	@set -e; nodes=""; for level in $(LEVELS); do \
 		exe="$(RELEASE_DIR)/lasker-$(VERSION)-linux-$$level"; \
 		if $(call can_run,$$level); then \
@@ -148,6 +163,50 @@ $(LEVELS:%=release-%): release-%:
 	@mkdir -p "$(RELEASE_DIR)"
 	$(call compile,$*,$(TARGET_DIR)/$*,$(RELEASE_DIR)/lasker-$(VERSION)-linux-$*)
 
+# $(call cross,TRIPLE,RUSTFLAGS,DIR,BUILT,OUT,LINKER,ENV): a plain build
+# for another target (its standard library added by rustup where missing).
+# Without the linker it is skipped, loudly: the other binaries still come.
+define cross
+	@test -n "$(TARGET_DIR)" || { echo "make: cargo metadata named no target directory" >&2; exit 1; }
+	@mkdir -p "$(RELEASE_DIR)"
+	@set -e; if ! command -v $(6) > /dev/null; then \
+		echo "make: SKIPPED $(5): no $(6) to link it (Debian: apt-get install $(if $(filter x86_64-pc-windows-gnu,$(1)),gcc-mingw-w64-x86-64,gcc-aarch64-linux-gnu))"; \
+	else \
+		rustup target list --installed 2>/dev/null | grep -qx "$(1)" || rustup target add "$(1)"; \
+		$(7) RUSTFLAGS="$(2)" $(CARGO) build --release -p lasker --target $(1) --target-dir "$(3)"; \
+		cp "$(3)/$(1)/release/$(4)" "$(5)"; \
+	fi
+endef
+
+$(LEVELS:%=release-windows-%): release-windows-%:
+	$(call cross,$(WINDOWS_TARGET),-C target-cpu=$*,$(TARGET_DIR)/windows-$*,lasker.exe,$(RELEASE_DIR)/lasker-$(VERSION)-windows-$*.exe,x86_64-w64-mingw32-gcc,)
+
+release-linux-aarch64:
+	$(call cross,$(ARM_TARGET),,$(TARGET_DIR)/aarch64,lasker,$(RELEASE_DIR)/lasker-$(VERSION)-linux-aarch64,$(if $(ARM_LINKER),aarch64-linux-gnu-gcc,cc),$(ARM_LINKER))
+
+# The downloads: each release binary with the licence, README and this
+# version's release notes (from docs/releases.md), as a .zip for Windows and
+# a .tar.gz elsewhere, in $(DIST_DIR)/ with SHA256SUMS of the archives.
+# Nothing is rebuilt: run `make release` first.
+dist:
+	@set -e; ls "$(RELEASE_DIR)"/lasker-$(VERSION)-* > /dev/null || { echo "make: no binaries of $(VERSION) in $(RELEASE_DIR)/: make release first" >&2; exit 1; }; \
+	rm -rf "$(DIST_DIR)"; mkdir -p "$(DIST_DIR)"; \
+	notes=$$(awk '/^## $(VERSION) /{p=1} /^## / && !/^## $(VERSION) /{p=0} p' docs/releases.md); \
+	[ -n "$$notes" ] || { echo "make: docs/releases.md has no section for $(VERSION)" >&2; exit 1; }; \
+	for exe in "$(RELEASE_DIR)"/lasker-$(VERSION)-*; do \
+		name=$$(basename "$$exe" .exe); dir="$(DIST_DIR)/$$name"; mkdir -p "$$dir"; \
+		case "$$exe" in *.exe) cp "$$exe" "$$dir/lasker.exe";; *) cp "$$exe" "$$dir/lasker";; esac; \
+		cp COPYING README.md "$$dir/"; \
+		{ sed -n '1,/^## /{/^## /!p}' docs/releases.md; echo "$$notes"; } > "$$dir/RELEASE-NOTES.md"; \
+		case "$$exe" in \
+			*.exe) (cd "$(DIST_DIR)" && python3 -m zipfile -c "$$name.zip" "$$name");; \
+			*) tar -C "$(DIST_DIR)" -czf "$(DIST_DIR)/$$name.tar.gz" "$$name";; \
+		esac; \
+		rm -rf "$$dir"; \
+	done; \
+	(cd "$(DIST_DIR)" && sha256sum -- *.zip *.tar.gz > SHA256SUMS); \
+	cat "$(DIST_DIR)/SHA256SUMS"
+
 clippy:
 	$(CARGO) clippy --workspace --release --all-targets -- -D warnings
 
@@ -157,3 +216,4 @@ fmt:
 clean:
 	$(CARGO) clean
 	rm -f lasker lasker-tools
+	rm -rf "$(RELEASE_DIR)" "$(DIST_DIR)"

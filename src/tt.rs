@@ -335,6 +335,21 @@ impl TranspositionTable {
             // is to a live bucket anyway.
             unsafe { _mm_prefetch::<_MM_HINT_T0>((b as *const Bucket).cast::<i8>()) };
         }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(b) = self.bucket(key) {
+            // SAFETY: PRFM is only a hint: it never faults, writes nothing
+            // and changes no flags, whatever the address. The pointer is to
+            // a live bucket anyway.
+            unsafe {
+                std::arch::asm!(
+                    "prfm pldl1keep, [{0}]",
+                    in(reg) b as *const Bucket,
+                    options(nostack, readonly, preserves_flags)
+                );
+            }
+        }
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let _ = key;
     }
 
     /// The entry stored for `key`, if any whose check passes.
