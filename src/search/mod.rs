@@ -13,10 +13,14 @@
 //!   their parameters;
 //! - `quiescence`: captures until the position is quiet;
 //! - `smp`: which thread's result a Lazy SMP search plays;
+//! - `stack`: what the search keeps for each ply of its path;
+//! - `info`: the `info` line of a root line;
 //! - `techniques`: the switches of ablation experiments.
 //!
-//! This file holds what they share: the setup of a search, the searcher's
-//! state, and its table, node-counting and move helpers.
+//! This file holds what they share: what a search is asked
+//! (`SearchRequest`), what its threads share (`SearchSetup`, `Control`),
+//! what a thread keeps from move to move (`SearchMemory`) and for one search
+//! (`Searcher`), and the table, node-counting and move helpers.
 
 mod info;
 mod negamax;
