@@ -24,7 +24,6 @@ use crate::search::{
 use crate::strength::Strength;
 use crate::timeman::TimeBudget;
 use crate::tt::TranspositionTable;
-use crate::wdl;
 
 /// Stack of each search thread. The search keeps its per-ply data on the
 /// heap, so this is a generous margin for recursion to `MAX_PLY`, not a need.
@@ -103,12 +102,11 @@ impl Engine {
         let holds = request.limits.infinite || request.limits.ponder;
         flags.holds_bestmove.store(holds, Ordering::SeqCst);
         self.started = request.received;
-        let start = self.started;
         let handle = thread::Builder::new()
             .name("search-0".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let result = run_search(&flags, request, &tt, start);
+                let result = run_search(&flags, request, &tt);
                 let best = result.best.map(|m| result.uci(m));
                 let ponder = result.ponder.map(|m| result.uci(m));
                 flags.finished.store(true, Ordering::SeqCst);
@@ -192,12 +190,8 @@ impl Outcome {
     }
 }
 
-fn run_search(
-    flags: &Flags,
-    mut request: SearchRequest,
-    tt: &TranspositionTable,
-    start: Instant,
-) -> Outcome {
+fn run_search(flags: &Flags, mut request: SearchRequest, tt: &TranspositionTable) -> Outcome {
+    let start = request.received;
     // A weakened search: one thread (its node budget needs no helpers, and
     // one thread repeats itself for a given seed) ranking the candidate
     // lines, within the level's node budget.
@@ -209,11 +203,11 @@ fn run_search(
         }
         debug!("strength: {s:?}");
     }
-    let position = request.position.clone();
-    if position.board().legal_moves().len() == 1 {
-        request.limits.shorten_for_forced_move(position.turn());
+    let turn = request.position.turn();
+    if request.position.board().legal_moves().len() == 1 {
+        request.limits.shorten_for_forced_move(turn);
     }
-    let budget = TimeBudget::new(&request.limits, position.turn(), request.move_overhead_ms);
+    let budget = TimeBudget::new(&request.limits, turn, request.move_overhead_ms);
     debug!(
         "search: {:?} budget {budget:?} threads {}, {:.1} ms after go was read",
         request.limits,
@@ -221,15 +215,12 @@ fn run_search(
         ms(start.elapsed())
     );
     let hold_bestmove = request.limits.infinite || request.limits.ponder;
-    tt.new_search(position.piece_count());
-    let (threads, multipv) = (request.threads, request.multipv);
-    let strength = request.strength;
+    tt.new_search(request.position.piece_count());
     let setup = SearchSetup {
         request: &request,
         control: &flags.control,
         tt,
         budget,
-        start,
         verbose: true,
         ranked_root: Default::default(),
     };
@@ -239,7 +230,7 @@ fn run_search(
         .unwrap_or_else(PoisonError::into_inner);
     // Each thread takes its memory along and hands it back when done.
     let mut helper_memories = std::mem::take(&mut *memories);
-    helper_memories.resize_with(threads.max(1), SearchMemory::default);
+    helper_memories.resize_with(request.threads.max(1), SearchMemory::default);
     let main_memory = helper_memories.remove(0);
     let result = thread::scope(|scope| {
         let helpers: Vec<_> = helper_memories
@@ -261,9 +252,9 @@ fn run_search(
             .collect();
         let mut searcher = Searcher::with_memory(&setup, 0, main_memory);
         let mut results = vec![searcher.iterate()];
-        let lines = strength.map(|_| {
+        let lines = request.strength.as_ref().map(|_| {
             let ranked = searcher.root_moves();
-            ranked[..multipv.min(ranked.len())].to_vec()
+            ranked[..request.multipv.min(ranked.len())].to_vec()
         });
         memories.push(searcher.into_memory());
         flags.control.stop.limit_reached();
@@ -278,7 +269,7 @@ fn run_search(
             }
         }
         // MultiPV lines are the main thread's: it alone ranked them.
-        let chosen = if multipv > 1 {
+        let chosen = if request.multipv > 1 {
             0
         } else {
             best_thread(&results)
@@ -291,7 +282,7 @@ fn run_search(
         }
         // A weakened search reported several lines, the last not the best;
         // the played move's comes last, whichever it is.
-        if let (Some(s), Some(lines)) = (&strength, &lines)
+        if let (Some(s), Some(lines)) = (&request.strength, &lines)
             && result.best.is_some()
         {
             play_weaker(s, lines, &mut result);
@@ -311,11 +302,14 @@ fn run_search(
     // `ponderhit`/`stop` (ponder), even if the search has nothing left to do.
     while hold_bestmove
         && !flags.control.stop.by_user()
-        && (setup.request.limits.infinite || flags.control.pondering.load(Ordering::SeqCst))
+        && (request.limits.infinite || flags.control.pondering.load(Ordering::SeqCst))
     {
         thread::sleep(Duration::from_millis(1));
     }
-    Outcome { position, result }
+    Outcome {
+        position: request.position,
+        result,
+    }
 }
 
 /// Milliseconds with a decimal, for the debug log's timings.
@@ -350,16 +344,15 @@ fn play_weaker(strength: &Strength, lines: &[RootMove], result: &mut SearchResul
 fn report_played_line(setup: &SearchSetup, result: &SearchResult, nodes: u64) {
     let position = &setup.request.position;
     let pv: Vec<String> = result.pv.iter().map(|m| position.uci(*m)).collect();
-    let material = wdl::material(position.board().board());
     let info = LineInfo {
         depth: result.depth,
         seldepth: result.seldepth,
         multipv: 1,
         score: result.score,
         bound: "",
-        wdl: (setup.request.show_wdl).then(|| wdl::MODEL.per_mille(result.score, material)),
+        wdl: setup.shown_wdl(result.score),
         nodes,
-        time: setup.start.elapsed(),
+        time: setup.elapsed(),
         hashfull: setup.tt.hashfull(),
         tb_hits: setup.control.tb_hits.load(Ordering::Relaxed),
         pv: &pv,

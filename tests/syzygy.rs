@@ -759,6 +759,7 @@ fn past_the_hard_limit_a_search_reads_no_table_and_still_moves() {
         // busy machine): it must move at once, whatever the tables cost.
         let request = SearchRequest {
             syzygy: Some(tb.clone()),
+            received: Instant::now() - Duration::from_secs(1),
             ..SearchRequest::new(pos.clone(), Limits::default())
         };
         let setup = SearchSetup {
@@ -766,7 +767,6 @@ fn past_the_hard_limit_a_search_reads_no_table_and_still_moves() {
                 optimum: Some(Duration::from_millis(5)),
                 maximum: Some(Duration::from_millis(10)),
             },
-            start: Instant::now() - Duration::from_secs(1),
             ..SearchSetup::quiet(&request, &control, &tt)
         };
         let r = Searcher::new(&setup, 0).iterate();

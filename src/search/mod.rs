@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use shakmaty::Move;
+use shakmaty::{Move, Position as _};
 
 use crate::evaluator::Evaluator;
 use crate::history::{
@@ -47,6 +47,7 @@ use crate::strength::Strength;
 use crate::tablebase::{Syzygy, Wdl};
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::{Bound, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
+use crate::wdl;
 use pruning::ReductionTable;
 use stack::SearchStack;
 
@@ -188,7 +189,6 @@ pub struct SearchSetup<'a> {
     pub control: &'a Control,
     pub tt: &'a TranspositionTable,
     pub budget: TimeBudget,
-    pub start: Instant,
     /// Print `info` lines (thread 0 only, and not in bench).
     pub verbose: bool,
     /// The root's tablebase ranking, made by the first thread to need it
@@ -214,16 +214,30 @@ impl<'a> SearchSetup<'a> {
                 optimum: None,
                 maximum: request.limits.movetime.map(Duration::from_millis),
             },
-            start: Instant::now(),
             verbose: false,
             ranked_root: OnceLock::new(),
         }
     }
 
+    /// Time since the request was made (for `go`, since its line was
+    /// read): what the clock counts and `info` lines report.
+    pub fn elapsed(&self) -> Duration {
+        self.request.received.elapsed()
+    }
+
+    /// The win/draw/loss chances of a root score by the model, where
+    /// `UCI_ShowWDL` asks for them in `info` lines.
+    pub fn shown_wdl(&self, score: i32) -> Option<[u32; 3]> {
+        let board = self.request.position.board().board();
+        self.request
+            .show_wdl
+            .then(|| wdl::MODEL.per_mille(score, wdl::material(board)))
+    }
+
     /// Time counted against the budget (after `ponderhit` if pondering).
     fn budget_elapsed(&self) -> Duration {
         let origin = Duration::from_millis(self.control.budget_origin_ms.load(Ordering::Relaxed));
-        self.start.elapsed().saturating_sub(origin)
+        self.elapsed().saturating_sub(origin)
     }
 
     /// Has the search spent `limit` of its budget? Never while pondering:

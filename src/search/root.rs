@@ -130,7 +130,7 @@ impl Searcher<'_> {
             if self.completed_depth == 0 && self.thread_id == 0 {
                 debug!(
                     "search: first iteration (depth {depth}) done at {:.1} ms",
-                    self.setup.start.elapsed().as_secs_f64() * 1000.0
+                    self.setup.elapsed().as_secs_f64() * 1000.0
                 );
             }
             self.completed_depth = depth;
@@ -209,9 +209,7 @@ impl Searcher<'_> {
     /// and a bound would stand in the list beside exact lines as if it
     /// were one.
     fn report_bound(&self, depth: u32, bound: &str) {
-        if self.verbose()
-            && self.setup.request.multipv == 1
-            && self.setup.start.elapsed() >= BOUNDS_AFTER
+        if self.verbose() && self.setup.request.multipv == 1 && self.setup.elapsed() >= BOUNDS_AFTER
         {
             self.report(depth, self.pv_index, bound);
         }
@@ -300,9 +298,9 @@ impl Searcher<'_> {
             multipv: index + 1,
             score,
             bound,
-            wdl: self.setup.request.show_wdl.then(|| self.chances(score)),
+            wdl: self.setup.shown_wdl(score),
             nodes: self.setup.control.nodes.load(Ordering::Relaxed) + self.unpublished_nodes,
-            time: self.setup.start.elapsed(),
+            time: self.setup.elapsed(),
             hashfull: self.setup.tt.hashfull(),
             tb_hits: self.setup.control.tb_hits.load(Ordering::Relaxed),
             pv: &pv,
@@ -320,11 +318,6 @@ impl Searcher<'_> {
         }
     }
 
-    /// The model's win/draw/loss chances of a root score.
-    fn chances(&self, score: i32) -> [u32; 3] {
-        wdl::MODEL.per_mille(score, wdl::material(self.pos.board().board()))
-    }
-
     /// The root: principal variation search over the root moves from
     /// `pv_index` on (earlier ones are the better MultiPV lines).
     fn search_root(&mut self, depth: u32, mut alpha: i32, beta: i32) -> i32 {
@@ -333,7 +326,7 @@ impl Searcher<'_> {
         let mut best = -INFINITY;
         for i in self.pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            if self.verbose() && self.setup.start.elapsed() >= CURRMOVE_AFTER {
+            if self.verbose() && self.setup.elapsed() >= CURRMOVE_AFTER {
                 channel::send(&format!(
                     "info depth {depth} currmove {} currmovenumber {}",
                     self.pos.uci(m),
@@ -444,7 +437,7 @@ impl Searcher<'_> {
                 None => "none",
             },
             started.elapsed().as_secs_f64() * 1000.0,
-            setup.start.elapsed().as_millis()
+            setup.elapsed().as_millis()
         );
         let ranking = ranking?;
         let best = ranking.ranks.iter().max_by_key(|r| r.rank).copied()?;

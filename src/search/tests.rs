@@ -1,6 +1,5 @@
 use super::*;
 use shakmaty::CastlingMode;
-use shakmaty::Position as _;
 
 fn search_fen(fen: &str, depth: u32) -> SearchResult {
     let control = Control::default();
