@@ -19,7 +19,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// log's lock is taken first, so both see the lines in one order.
 static DEBUG_LOG: Mutex<Option<File>> = Mutex::new(None);
 
-/// Writes one protocol line to stdout (and to the debug log).
+/// Writes one protocol line to stdout (and to the debug log), or a
+/// binary's `--help` and `--version` text: a reader that closed the pipe
+/// (`lasker --help | head -1`) is no error.
 pub fn send(line: &str) {
     let mut log = DEBUG_LOG.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(file) = log.as_mut() {

@@ -8,6 +8,7 @@
 //! `fit-wdl`) are the `lasker-tools` binary's (`tools/`): asked of this
 //! one, they say so.
 
+use lasker::channel::send;
 use lasker::uci::Uci;
 
 fn main() {
@@ -22,11 +23,11 @@ fn main() {
         ))),
         Some("spsa") => Some(spsa()),
         Some("--version" | "-V" | "version") => {
-            print_text(&lasker::build::version_text());
+            send(&lasker::build::version_text());
             Some(Ok(()))
         }
         Some("--help" | "-h" | "help") => {
-            print_text(lasker::build::HELP);
+            send(lasker::build::HELP);
             Some(Ok(()))
         }
         _ => None,
@@ -53,16 +54,7 @@ fn spsa() -> Result<(), String> {
         return Err("needs a build with `--features tune` (its parameters are UCI options)".into());
     }
     for line in lasker::params::openbench_lines() {
-        print_text(&line);
+        send(&line);
     }
     Ok(())
-}
-
-/// Writes `text` and a newline to stdout. A reader that stops reading early
-/// (`lasker --help | head -1`) closes the pipe: that is no error of ours,
-/// where `println!` would panic on it. (UCI lines go through
-/// `lasker::channel`, which ignores a closed stdout the same way.)
-fn print_text(text: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stdout(), "{text}");
 }

@@ -9,6 +9,8 @@ const USAGE: &str = "usage: lasker-tools <datagen|train|convert|fit-wdl> [flags]
   fit-wdl   fits the win/draw/loss model of UCI_ShowWDL to self-play data
 Each prints its flags when given a bad one.";
 
+use lasker::channel::send;
+
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -23,11 +25,11 @@ fn main() {
         Some("convert") => lasker_tools::data::convert(rest),
         Some("fit-wdl") => lasker_tools::wdl_fit::run(rest),
         Some("--help" | "-h" | "help") => {
-            print_text(USAGE);
+            send(USAGE);
             Ok(())
         }
         Some("--version" | "-V") => {
-            print_text(&format!("lasker-tools {}", env!("CARGO_PKG_VERSION")));
+            send(&format!("lasker-tools {}", env!("CARGO_PKG_VERSION")));
             Ok(())
         }
         _ => Err(USAGE.to_string()),
@@ -36,12 +38,4 @@ fn main() {
         eprintln!("lasker-tools: {e}");
         std::process::exit(2);
     }
-}
-
-/// Writes `text` and a newline to stdout. A reader that stops reading early
-/// (`lasker-tools --help | grep -q datagen`) closes the pipe: that is no
-/// error of ours, where `println!` would panic on it.
-fn print_text(text: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stdout(), "{text}");
 }
