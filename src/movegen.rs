@@ -1,35 +1,43 @@
-//! Legal captures and promotions only, for the quiescence search.
+//! Legal moves in two parts: the captures and promotions (`tactical_moves`)
+//! and the quiet moves (`quiet_moves`), so that the move picker generates
+//! the quiet moves only when it reaches them, and quiescence never does.
 //!
-//! shakmaty's `capture_moves()` generates every legal move and then drops
-//! the quiet ones; most quiescence nodes need only a handful of captures, so
-//! generating the quiet moves was most of their cost. Here the pieces aim at
-//! the enemy's pieces only (pawns also at the promotion squares in front of
-//! them), and pinned pieces keep to their pin line.
+//! shakmaty's `legal_moves()` generates everything at once (its
+//! `capture_moves()` generates every legal move and drops the quiet ones);
+//! most nodes cut off on the table's move or a capture before any quiet move
+//! is wanted. Here the pieces aim at the enemy's pieces (pawns also at the
+//! promotion squares in front of them) or at the empty squares, and pinned
+//! pieces keep to their pin line. Both need a side that is not in check
+//! (evasions come from `legal_moves()`); tests check that the two together
+//! are exactly the legal moves.
 //!
-//! The moves come out in exactly the order `legal_moves()` gives them after
-//! filtering: en passant, pawn captures (to the west, then the east), pawn
-//! pushes to promote, knights, bishops, rooks, queens, king. The move picker
-//! breaks ties between equal scores by that order, so the search is the same
-//! node for node; a test checks the two lists are equal.
+//! The tactical moves come out in exactly the order `legal_moves()` gives
+//! them after filtering: en passant, pawn captures (to the west, then the
+//! east), pawn pushes to promote, knights, bishops, rooks, queens, king.
 
 use shakmaty::{
-    Bitboard, Chess, Color, File, Move, MoveList, Position as _, Role, Square, attacks,
+    Bitboard, CastlingSide, Chess, Color, File, Move, MoveList, Position as _, Rank, Role, Square,
+    attacks,
 };
 
-/// Captures and promotions of the side to move, which must not be in check
-/// (evasions come from `legal_moves()`).
-pub fn tactical_moves(pos: &Chess) -> MoveList {
+/// Appends the captures and promotions of the side to move, which must not
+/// be in check (evasions come from `legal_moves()`), to `moves`.
+pub fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
     debug_assert!(!pos.is_check());
     let board = pos.board();
     let us = pos.turn();
     let them = board.by_color(!us);
     let occupied = board.occupied();
     let Some(king) = board.king_of(us) else {
-        return pos.capture_moves();
+        moves.extend(pos.capture_moves());
+        return;
     };
+    let start = moves.len();
 
     // En passant has its own legality test (two pawns leave one rank).
-    let mut moves = pos.en_passant_moves();
+    if pos.maybe_ep_square().is_some() {
+        moves.extend(pos.en_passant_moves());
+    }
 
     let pawns = board.by_piece(Role::Pawn.of(us));
     let (west, east, forward) = match us {
@@ -44,12 +52,12 @@ pub fn tactical_moves(pos: &Chess) -> MoveList {
             moves.push(normal(Role::Pawn, from, board.role_at(to), to, None));
         }
         for to in targets & Bitboard::BACKRANKS {
-            push_promotions(&mut moves, offset(to, -shift), to, board.role_at(to));
+            push_promotions(moves, offset(to, -shift), to, board.role_at(to));
         }
     }
     let pushes = shift_by(pawns, forward) & !occupied & Bitboard::BACKRANKS;
     for to in pushes {
-        push_promotions(&mut moves, offset(to, -forward), to, None);
+        push_promotions(moves, offset(to, -forward), to, None);
     }
 
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
@@ -68,16 +76,159 @@ pub fn tactical_moves(pos: &Chess) -> MoveList {
         }
     }
 
+    keep_to_pin_lines(pos, king, moves, start);
+}
+
+/// Appends the quiet moves (neither captures nor promotions) of the side to
+/// move, which must not be in check, to `moves`: pawn pushes, piece moves to
+/// empty squares, castling, and king moves to squares no enemy piece
+/// attacks.
+pub fn quiet_moves(pos: &Chess, moves: &mut MoveList) {
+    debug_assert!(!pos.is_check());
+    let board = pos.board();
+    let us = pos.turn();
+    let occupied = board.occupied();
+    let empty = !occupied;
+    let Some(king) = board.king_of(us) else {
+        let all = pos.legal_moves();
+        moves.extend(
+            all.iter()
+                .copied()
+                .filter(|m| !m.is_capture() && !m.is_promotion()),
+        );
+        return;
+    };
+    let start = moves.len();
+
+    let pawns = board.by_piece(Role::Pawn.of(us));
+    let forward = match us {
+        Color::White => 8,
+        Color::Black => -8,
+    };
+    // A push to the last rank promotes: that is a tactical move.
+    let single = shift_by(pawns, forward) & empty & !Bitboard::BACKRANKS;
+    let double =
+        shift_by(single, forward) & empty & Bitboard::from_rank(us.relative_rank(Rank::Fourth));
+    for to in single {
+        moves.push(normal(Role::Pawn, offset(to, -forward), None, to, None));
+    }
+    for to in double {
+        moves.push(normal(Role::Pawn, offset(to, -2 * forward), None, to, None));
+    }
+
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        let piece = role.of(us);
+        for from in board.by_piece(piece) {
+            for to in attacks::attacks(from, piece, occupied) & empty {
+                moves.push(normal(role, from, None, to, None));
+            }
+        }
+    }
+    // Not in check: see `tactical_moves` for why the full occupancy gives
+    // the right attackers of the king's new square.
+    for to in attacks::king_attacks(king) & empty {
+        if board.attacks_to(to, !us, occupied).is_empty() {
+            moves.push(normal(Role::King, king, None, to, None));
+        }
+    }
+
+    keep_to_pin_lines(pos, king, moves, start);
+    // shakmaty checks castling's own rules (rights, empty and safe squares).
+    if pos.castles().has_color(us) {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            moves.extend(pos.castling_moves(side));
+        }
+    }
+}
+
+/// Whether `m`, a move found in some other position (the table's move, a
+/// killer, a counter-move), is legal here: `Chess::is_legal`'s answer,
+/// without generating the moves that could reach its square. Castling, en
+/// passant and positions in check are left to shakmaty.
+pub fn is_legal(pos: &Chess, m: Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion,
+    } = m
+    else {
+        return pos.is_legal(m);
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let occupied = board.occupied();
+    let Some(king) = board.king_of(us) else {
+        return pos.is_legal(m);
+    };
+    if pos.is_check() {
+        return pos.is_legal(m);
+    }
+    let target_is_right = match capture {
+        None => !occupied.contains(to),
+        Some(Role::King) => false,
+        Some(victim) => board.piece_at(to) == Some(victim.of(!us)),
+    };
+    if board.piece_at(from) != Some(role.of(us)) || !target_is_right {
+        return false;
+    }
+    let reaches = match role {
+        Role::Pawn => {
+            let forward = match us {
+                Color::White => 8,
+                Color::Black => -8,
+            };
+            let step = to.to_u32() as i32 - from.to_u32() as i32;
+            let moves_so = if capture.is_some() {
+                attacks::pawn_attacks(us, from).contains(to)
+            } else {
+                step == forward
+                    || (step == 2 * forward
+                        && from.rank() == us.relative_rank(Rank::Second)
+                        && !occupied.contains(offset(from, forward)))
+            };
+            // A pawn that reaches the last rank promotes, and only there.
+            let promotes_right = match promotion {
+                None => !Bitboard::BACKRANKS.contains(to),
+                Some(Role::Pawn | Role::King) => false,
+                Some(_) => Bitboard::BACKRANKS.contains(to),
+            };
+            moves_so && promotes_right
+        }
+        _ if promotion.is_some() => false,
+        // Not in check: as in `tactical_moves`.
+        Role::King => {
+            return attacks::king_attacks(from).contains(to)
+                && board.attacks_to(to, !us, occupied).is_empty();
+        }
+        _ => attacks::attacks(from, role.of(us), occupied).contains(to),
+    };
+    reaches && (!pinned_pieces(pos, king).contains(from) || attacks::aligned(from, to, king))
+}
+
+/// Drops the moves from `start` on that take a pinned piece off its pin
+/// line (en passant and castling, checked already, stay).
+fn keep_to_pin_lines(pos: &Chess, king: Square, moves: &mut MoveList, start: usize) {
     let pinned = pinned_pieces(pos, king);
-    if pinned.any() {
-        moves.retain(|m| match *m {
+    if pinned.is_empty() {
+        return;
+    }
+    let mut kept = start;
+    for i in start..moves.len() {
+        let m = moves[i];
+        let legal = match m {
             Move::Normal { from, to, .. } => {
                 !pinned.contains(from) || attacks::aligned(from, to, king)
             }
-            _ => true, // en passant: already checked
-        });
+            _ => true,
+        };
+        if legal {
+            moves[kept] = m;
+            kept += 1;
+        }
     }
-    moves
+    moves.truncate(kept);
 }
 
 /// Our pieces that alone stand between our king and an enemy slider.
@@ -143,10 +294,44 @@ mod tests {
         all.to_vec()
     }
 
-    fn check_tree(pos: &Chess, depth: u32, checked: &mut usize) {
-        if !pos.is_check() {
+    /// The legal moves in a canonical order, to compare lists as sets.
+    fn sorted(moves: impl IntoIterator<Item = Move>) -> Vec<String> {
+        let mut uci: Vec<String> = moves
+            .into_iter()
+            .map(|m| m.to_uci(CastlingMode::Chess960).to_string())
+            .collect();
+        uci.sort();
+        uci
+    }
+
+    /// `ours` and `theirs`: some legal moves of the positions two plies and
+    /// one ply before, whose side to move is this one's and the other.
+    fn check_tree(pos: &Chess, depth: u32, ours: &[Move], theirs: &[Move], checked: &mut usize) {
+        // Moves of this position and of earlier ones, as hash moves and
+        // killers: the cheap legality test answers as shakmaty's.
+        let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+        for &m in moves.iter().chain(ours).chain(theirs) {
             assert_eq!(
-                tactical_moves(pos).to_vec(),
+                is_legal(pos, m),
+                pos.is_legal(m),
+                "{m:?} in {}",
+                Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+            );
+        }
+        if !pos.is_check() {
+            let mut tactical = MoveList::new();
+            tactical_moves(pos, &mut tactical);
+            let mut quiet = MoveList::new();
+            quiet_moves(pos, &mut quiet);
+            assert!(quiet.iter().all(|m| !m.is_capture() && !m.is_promotion()));
+            assert_eq!(
+                sorted(tactical.iter().copied().chain(quiet)),
+                sorted(pos.legal_moves()),
+                "tactical and quiet moves are the legal moves in {}",
+                Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+            );
+            assert_eq!(
+                tactical.to_vec(),
                 reference(pos),
                 "{}",
                 Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
@@ -156,15 +341,22 @@ mod tests {
         if depth == 0 {
             return;
         }
+        // A few of each kind, to keep the test quick.
+        moves.sort_by_key(|m| (m.is_capture(), m.is_promotion(), m.role()));
+        let some: Vec<Move> = moves
+            .iter()
+            .step_by(moves.len() / 12 + 1)
+            .copied()
+            .collect();
         for m in pos.legal_moves() {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            check_tree(&child, depth - 1, checked);
+            check_tree(&child, depth - 1, theirs, &some, checked);
         }
     }
 
     #[test]
-    fn same_moves_in_the_same_order_as_filtered_legal_moves() {
+    fn tactical_moves_in_legal_order_and_quiet_moves_the_rest() {
         // Pins, en passant (also the rank-pinned kind), promotions with and
         // without capture, castling rights: the perft positions' trees.
         let fens = [
@@ -185,7 +377,7 @@ mod tests {
                 .unwrap()
                 .into_position(CastlingMode::Standard)
                 .unwrap();
-            check_tree(&pos, 3, &mut checked);
+            check_tree(&pos, 3, &[], &[], &mut checked);
         }
         assert!(checked > 100_000, "only {checked} positions compared");
     }

@@ -1,28 +1,34 @@
-//! Move ordering, in stages:
+//! Move ordering, in stages, each generated only when it is reached:
 //!
 //! 1. the hash move, tried before any move is generated (a cutoff on it, the
 //!    common case, costs no move generation at all);
-//! 2. then the generated moves, best first: captures that don't lose
-//!    material (SEE) by MVV-LVA and queen promotions, the two killers, the
-//!    counter-move, quiet moves by history, and losing captures last.
+//! 2. the captures and promotions (`tactical_moves`): captures that don't
+//!    lose material (SEE) by MVV-LVA and capture history, and queen
+//!    promotions;
+//! 3. the two killers and the counter-move, each checked to be legal here;
+//! 4. the quiet moves (`quiet_moves`), by history: generated and scored
+//!    only now, since most nodes that cut off do so before this stage;
+//! 5. underpromotions, then the captures that lose material.
 //!
-//! The generated moves are scored once and picked by selection: most nodes
-//! cut off after a move or two, so sorting the whole list would be wasted.
-//! For the same reason a capture's exchange (SEE), which decides whether it
-//! is good or losing, is worked out only when the capture is picked.
-//! Once pruning gives up on quiet moves, `skip_quiets` drops them in one
-//! pass (all but checks).
+//! Within a stage the moves are picked by selection, not sorted: most nodes
+//! cut off after a move or two. Moves of equal score come in the order they
+//! were generated. For the same reason a capture's exchange
+//! (SEE), which decides whether it is good or losing, is worked out only
+//! when the capture is picked. Once pruning gives up on quiet moves,
+//! `skip_quiets` drops them (all but checks).
+//!
+//! In check, the evasions come from `legal_moves()`, split into the same
+//! stages.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Move, Position as _, Role};
+use shakmaty::{Move, MoveList, Position as _, Role};
 
-use crate::history::{HISTORY_MAX, History, QuietContext};
-use crate::movegen::tactical_moves;
+use crate::history::{History, QuietContext};
+use crate::movegen::{is_legal, quiet_moves, tactical_moves};
 use crate::position::Position;
 use crate::see::see_ge;
 
 const GOOD_CAPTURE: i32 = 2_000_000;
-const KILLER: i32 = 1_000_000;
 const BAD_CAPTURE: i32 = -2_000_000;
 const UNDERPROMOTION: i32 = -1_000_000;
 
@@ -60,11 +66,33 @@ pub struct QuietHints {
     pub counter: Option<Move>,
 }
 
-#[derive(PartialEq, Eq)]
+impl QuietHints {
+    /// The killers, then the counter-move, each once.
+    fn get(&self, index: usize) -> Option<Move> {
+        let [first, second] = self.killers;
+        match index {
+            0 => first,
+            1 => second.filter(|&m| Some(m) != first),
+            _ => self.counter.filter(|&m| !self.killers.contains(&Some(m))),
+        }
+    }
+
+    fn contains(&self, m: Move) -> bool {
+        self.killers.contains(&Some(m)) || self.counter == Some(m)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Stage {
     HashMove,
-    Generate,
-    Rest,
+    GenerateTactical,
+    GoodTactical,
+    /// The killers and the counter-move; the number is the next to try.
+    Refutations(usize),
+    GenerateQuiets,
+    Quiets,
+    /// Underpromotions and losing captures.
+    BadTactical,
 }
 
 pub struct MovePicker {
@@ -74,12 +102,19 @@ pub struct MovePicker {
     /// Quiescence out of check: captures that lose material (SEE < 0) are
     /// never returned, so they are never searched.
     skip_losing_captures: bool,
+    /// Pruning gave up on quiet moves: only those that give check are left.
+    skip_quiets: bool,
     stage: Stage,
     /// Whether the good-band captures' exchanges were checked when they
     /// were generated (quiescence, which drops the losing ones).
     exchanges_checked: bool,
-    moves: ArrayVec<(Move, i32), 270>,
-    next: usize,
+    /// The tactical moves at `..tactical_end`, then the quiet moves; the
+    /// generators write into it, and `scores` holds the score of each.
+    moves: MoveList,
+    scores: ArrayVec<i32, 256>,
+    next_tactical: usize,
+    tactical_end: usize,
+    next_quiet: usize,
 }
 
 impl MovePicker {
@@ -91,10 +126,14 @@ impl MovePicker {
             hints,
             captures_only: false,
             skip_losing_captures: false,
+            skip_quiets: false,
             stage: Stage::HashMove,
             exchanges_checked: false,
-            moves: ArrayVec::new(),
-            next: 0,
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
+            next_tactical: 0,
+            tactical_end: 0,
+            next_quiet: 0,
         }
     }
 
@@ -107,8 +146,13 @@ impl MovePicker {
         p
     }
 
+    /// Quiet moves are skipped: quiescence out of check.
+    fn tactical_only(&self, pos: &Position) -> bool {
+        self.captures_only && !pos.in_check()
+    }
+
     fn skips_losing(&self, pos: &Position) -> bool {
-        self.captures_only && self.skip_losing_captures && !pos.in_check()
+        self.tactical_only(pos) && self.skip_losing_captures
     }
 
     /// The next move to search; `quiets` holds the node's continuation
@@ -119,119 +163,216 @@ impl MovePicker {
         history: &History,
         quiets: QuietContext,
     ) -> Option<Move> {
-        if self.stage == Stage::HashMove {
-            self.stage = Stage::Generate;
-            if let Some(m) = self.hash_move {
-                let wanted = !self.captures_only || !is_quiet(m) || pos.in_check();
-                let losing = self.skips_losing(pos) && !see_ge(pos.board(), m, 0);
-                if wanted && !losing {
+        loop {
+            match self.stage {
+                Stage::HashMove => {
+                    self.stage = Stage::GenerateTactical;
+                    if let Some(m) = self.hash_move {
+                        let wanted = !self.tactical_only(pos) || !is_quiet(m);
+                        let losing = self.skips_losing(pos) && !see_ge(pos.board(), m, 0);
+                        if wanted && !losing {
+                            return Some(m);
+                        }
+                        // A quiet or losing hash move is not searched in
+                        // quiescence (and not generated again below).
+                    }
+                }
+                Stage::GenerateTactical => {
+                    self.generate_tactical(pos, history);
+                    self.stage = Stage::GoodTactical;
+                }
+                Stage::GoodTactical => {
+                    if let Some(m) = self.pick_good_tactical(pos) {
+                        return Some(m);
+                    }
+                    self.stage = if self.tactical_only(pos) {
+                        Stage::BadTactical
+                    } else {
+                        Stage::Refutations(0)
+                    };
+                }
+                Stage::Refutations(index) => {
+                    if index == 3 {
+                        self.stage = Stage::GenerateQuiets;
+                        continue;
+                    }
+                    self.stage = Stage::Refutations(index + 1);
+                    if let Some(m) = self.hints.get(index)
+                        && Some(m) != self.hash_move
+                        && is_legal(pos.board(), m)
+                        && (!self.skip_quiets || pos.gives_check(m))
+                    {
+                        return Some(m);
+                    }
+                }
+                Stage::GenerateQuiets => {
+                    self.generate_quiets(pos, history, quiets);
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if let Some(i) = best_index(&self.scores[self.next_quiet..]) {
+                        let m = self.take(self.next_quiet, i);
+                        self.next_quiet += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::BadTactical;
+                }
+                Stage::BadTactical => {
+                    let i = best_index(&self.scores[self.next_tactical..self.tactical_end])?;
+                    let m = self.take(self.next_tactical, i);
+                    self.next_tactical += 1;
                     return Some(m);
                 }
-                // A quiet or losing hash move is not searched in quiescence
-                // (and not generated again below).
             }
-        }
-        if self.stage == Stage::Generate {
-            self.stage = Stage::Rest;
-            self.generate(pos, history, quiets);
-        }
-        // Selection: most nodes cut off after a move or two, so sorting
-        // the whole list would mostly be wasted.
-        loop {
-            let rest = &mut self.moves[self.next..];
-            let (_, first_score) = *rest.first()?;
-            let (mut i, mut best) = (0, first_score);
-            for (j, &(_, score)) in rest.iter().enumerate().skip(1) {
-                if score > best {
-                    (i, best) = (j, score);
-                }
-            }
-            // A capture still in the good band hasn't had its exchange
-            // checked (see `generate`): check it now that it is wanted. A
-            // losing one moves to the bad band, and the next best is looked
-            // for. Every other score is final, so the order is the one that
-            // checking every capture up front would give.
-            let (m, score) = rest[i];
-            if !self.exchanges_checked
-                && score >= GOOD_CAPTURE - CAPTURE_ORDER_SPAN
-                && m.is_capture()
-                && !see_ge(pos.board(), m, 0)
-            {
-                rest[i].1 = score - GOOD_CAPTURE + BAD_CAPTURE;
-                continue;
-            }
-            rest.swap(0, i);
-            self.next += 1;
-            return Some(m);
         }
     }
 
     /// From now on no quiet move that doesn't give check (late move pruning
     /// and futility pruning have given up on them; a check may still mate).
     pub fn skip_quiets(&mut self, pos: &Position) {
-        if self.stage != Stage::Rest {
-            return;
+        self.skip_quiets = true;
+        if self.stage == Stage::Quiets {
+            let mut kept = self.next_quiet;
+            for i in self.next_quiet..self.moves.len() {
+                let m = self.moves[i];
+                if pos.gives_check(m) {
+                    self.moves[kept] = m;
+                    self.scores[kept] = self.scores[i];
+                    kept += 1;
+                }
+            }
+            self.moves.truncate(kept);
+            self.scores.truncate(kept);
         }
-        let mut kept = self.next;
-        for i in self.next..self.moves.len() {
-            let (m, score) = self.moves[i];
-            if !is_quiet_score(score) || pos.gives_check(m) {
-                self.moves[kept] = (m, score);
+    }
+
+    /// The move at `start + i`, moved to `start`, the moves between shifted
+    /// one place on: the rest keep their order, so moves of equal score come
+    /// in generation order. (Swapping instead would move the move at `start`
+    /// behind its equals, an arbitrary order that pawn endings such as the
+    /// Lasker–Reichhelm one are sensitive to.)
+    fn take(&mut self, start: usize, i: usize) -> Move {
+        self.moves[start..=start + i].rotate_right(1);
+        self.scores[start..=start + i].rotate_right(1);
+        self.moves[start]
+    }
+
+    /// The best good capture or queen promotion left, if any. A capture
+    /// still in the good band hasn't had its exchange checked (see
+    /// `generate_tactical`): it is checked now that it is wanted, and a
+    /// losing one moves to the bad band while the next best is looked for.
+    /// Every other score is final, so the order is the one that checking
+    /// every capture up front would give.
+    fn pick_good_tactical(&mut self, pos: &Position) -> Option<Move> {
+        loop {
+            let i = self.next_tactical
+                + best_index(&self.scores[self.next_tactical..self.tactical_end])?;
+            let (m, score) = (self.moves[i], self.scores[i]);
+            if score < GOOD_CAPTURE - CAPTURE_ORDER_SPAN {
+                return None;
+            }
+            if !self.exchanges_checked && m.is_capture() && !see_ge(pos.board(), m, 0) {
+                self.scores[i] = score - GOOD_CAPTURE + BAD_CAPTURE;
+                continue;
+            }
+            let i = i - self.next_tactical;
+            let m = self.take(self.next_tactical, i);
+            self.next_tactical += 1;
+            return Some(m);
+        }
+    }
+
+    fn generate_tactical(&mut self, pos: &Position, history: &History) {
+        let board = pos.board();
+        let side = board.turn();
+        let tactical_only = self.tactical_only(pos);
+        let skip_losing = self.skips_losing(pos);
+        self.exchanges_checked = skip_losing;
+        if pos.in_check() {
+            let evasions = board.legal_moves();
+            self.moves
+                .extend(evasions.iter().copied().filter(|&m| !is_quiet(m)));
+        } else {
+            tactical_moves(board, &mut self.moves);
+        }
+        let hash_move = self.hash_move;
+        self.keep_scored(0, |m| {
+            if Some(m) == hash_move {
+                return None;
+            }
+            if m.is_capture() {
+                // Most nodes cut off before their later captures are
+                // reached, so the exchange is checked when a capture is
+                // picked. Quiescence drops losing captures, which the
+                // selection can't do without changing the order of the rest
+                // (its swaps would move a dropped move's neighbours): there
+                // they are checked here.
+                if skip_losing && !see_ge(board, m, 0) {
+                    return None;
+                }
+                Some(GOOD_CAPTURE + capture_order(m, history.capture(side, m)))
+            } else if m.promotion() == Some(Role::Queen) {
+                Some(GOOD_CAPTURE + order_value(Role::Queen))
+            } else if tactical_only {
+                None
+            } else {
+                Some(UNDERPROMOTION)
+            }
+        });
+        self.tactical_end = self.moves.len();
+        self.next_quiet = self.tactical_end;
+    }
+
+    fn generate_quiets(&mut self, pos: &Position, history: &History, quiets: QuietContext) {
+        let board = pos.board();
+        let side = board.turn();
+        let start = self.moves.len();
+        if pos.in_check() {
+            let evasions = board.legal_moves();
+            self.moves
+                .extend(evasions.iter().copied().filter(|&m| is_quiet(m)));
+        } else {
+            quiet_moves(board, &mut self.moves);
+        }
+        let (hash_move, hints, skip_quiets) = (self.hash_move, self.hints, self.skip_quiets);
+        self.keep_scored(start, |m| {
+            // The hash move and the refutations were tried already.
+            if Some(m) == hash_move || hints.contains(m) {
+                return None;
+            }
+            if skip_quiets && !pos.gives_check(m) {
+                return None;
+            }
+            Some(history.get(side, m) + quiets.continuation(side, m))
+        });
+    }
+
+    /// Scores the moves generated from `start` on, dropping those `score`
+    /// has none for.
+    fn keep_scored(&mut self, start: usize, mut score: impl FnMut(Move) -> Option<i32>) {
+        let mut kept = start;
+        for i in start..self.moves.len() {
+            let m = self.moves[i];
+            if let Some(s) = score(m) {
+                self.moves[kept] = m;
+                self.scores.push(s);
                 kept += 1;
             }
         }
         self.moves.truncate(kept);
     }
+}
 
-    fn generate(&mut self, pos: &Position, history: &History, quiets: QuietContext) {
-        let board = pos.board();
-        let side = board.turn();
-        let in_check = pos.in_check();
-        let skip_losing = self.skips_losing(pos);
-        self.exchanges_checked = skip_losing;
-        let moves = if self.captures_only && !in_check {
-            tactical_moves(board)
-        } else {
-            board.legal_moves()
-        };
-        for &m in &moves {
-            if Some(m) == self.hash_move {
-                continue;
-            }
-            let score = if m.is_capture() {
-                // Most nodes cut off before their later captures are
-                // reached, so the exchange is checked when a capture is
-                // picked (`next`). Quiescence drops losing captures, which
-                // `next` can't do without changing the order of the rest
-                // (its swaps would move a dropped move's neighbours): there
-                // they are checked here.
-                if skip_losing && !see_ge(board, m, 0) {
-                    continue;
-                }
-                GOOD_CAPTURE + capture_order(m, history.capture(side, m))
-            } else if let Some(p) = m.promotion() {
-                if p == Role::Queen {
-                    GOOD_CAPTURE + order_value(p)
-                } else {
-                    UNDERPROMOTION
-                }
-            } else if self.captures_only && !in_check {
-                continue;
-            } else if Some(m) == self.hints.killers[0] {
-                KILLER + 2
-            } else if Some(m) == self.hints.killers[1] {
-                KILLER + 1
-            } else if Some(m) == self.hints.counter {
-                KILLER
-            } else {
-                history.get(side, m) + quiets.continuation(side, m)
-            };
-            if self.captures_only && !in_check && score == UNDERPROMOTION {
-                continue;
-            }
-            self.moves.push((m, score));
+/// The index of the first best score, if any.
+fn best_index(scores: &[i32]) -> Option<usize> {
+    let first = *scores.first()?;
+    let (mut i, mut best) = (0, first);
+    for (j, &score) in scores.iter().enumerate().skip(1) {
+        if score > best {
+            (i, best) = (j, score);
         }
     }
+    Some(i)
 }
 
 /// How far `capture_order` reaches either side of zero: more than a queen
@@ -248,13 +389,6 @@ fn capture_order(m: Move, capture_history: i32) -> i32 {
     let order = victim * 8 + capture_history / 16 - attacker / 32;
     debug_assert!(order.abs() < CAPTURE_ORDER_SPAN);
     order
-}
-
-/// Quiet moves (killers, counter-move, history) score in this band; captures
-/// and promotions outside it.
-fn is_quiet_score(score: i32) -> bool {
-    // Butterfly history plus two continuation rows, each within ±HISTORY_MAX.
-    (-3 * HISTORY_MAX..=KILLER + 2).contains(&score)
 }
 
 #[cfg(test)]
@@ -298,13 +432,16 @@ mod tests {
         assert_eq!(order[4], "e1f2", "then history");
     }
 
-    /// The order with every capture's exchange checked up front, as the
-    /// picker did before it checked them when picked: the same scores, and
-    /// the same selection (first best, swapped to the front).
-    fn order_checking_exchanges_first(pos: &Position, history: &History) -> Vec<Move> {
+    /// What each move of the position scores with every capture's exchange
+    /// checked up front: the order the stages must give, up to ties.
+    fn scores_checking_exchanges_first(
+        pos: &Position,
+        history: &History,
+        hints: QuietHints,
+    ) -> Vec<(Move, i32)> {
         let board = pos.board();
         let side = board.turn();
-        let mut moves: Vec<(Move, i32)> = board
+        board
             .legal_moves()
             .iter()
             .map(|&m| {
@@ -321,26 +458,20 @@ mod tests {
                     } else {
                         UNDERPROMOTION
                     }
+                } else if let Some(i) = (0..3).find(|&i| hints.get(i) == Some(m)) {
+                    // Killers and counter-move: after the good captures, in
+                    // their order, before every other quiet move.
+                    1_000_000 - i as i32
                 } else {
                     history.get(side, m)
                 };
                 (m, score)
             })
-            .collect();
-        for k in 0..moves.len() {
-            let mut best = k;
-            for j in k + 1..moves.len() {
-                if moves[j].1 > moves[best].1 {
-                    best = j;
-                }
-            }
-            moves.swap(k, best);
-        }
-        moves.into_iter().map(|(m, _)| m).collect()
+            .collect()
     }
 
     #[test]
-    fn exchanges_checked_when_picked_keep_the_order() {
+    fn stages_keep_the_order_of_scoring_everything_up_front() {
         let mut rng = crate::rng::Rng::new(7);
         let starts = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -351,6 +482,7 @@ mod tests {
             for _ in 0..20 {
                 let mut pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
                 let mut history = History::default();
+                let mut earlier_quiets: Vec<Move> = Vec::new();
                 for _ in 0..40 {
                     let moves = pos.board().legal_moves();
                     if moves.is_empty() {
@@ -365,12 +497,50 @@ mod tests {
                             history.update(pos.turn(), m, bonus);
                         }
                     }
-                    let mut picker = MovePicker::new(None, QuietHints::default());
+                    // Refutations as a search finds them: a quiet move of
+                    // this position or of an earlier one (often illegal
+                    // here, or a capture now), the counter-move sometimes
+                    // one of the killers.
+                    let quiets: Vec<Move> =
+                        moves.iter().copied().filter(|&m| is_quiet(m)).collect();
+                    let mut pick = |from: &[Move]| {
+                        (!from.is_empty() && rng.below(4) > 0).then(|| from[rng.below(from.len())])
+                    };
+                    let hints = QuietHints {
+                        killers: [pick(&quiets), pick(&earlier_quiets)],
+                        counter: pick(&[quiets.clone(), earlier_quiets.clone()].concat()),
+                    };
+                    earlier_quiets = quiets;
+                    let mut picker = MovePicker::new(None, hints);
                     let mut picked = Vec::new();
                     while let Some(m) = picker.next(&pos, &history, QuietContext::default()) {
                         picked.push(m);
                     }
-                    assert_eq!(picked, order_checking_exchanges_first(&pos, &history));
+                    let mut unique = picked.clone();
+                    unique.sort_by_key(|&m| pos.uci(m));
+                    unique.dedup();
+                    assert_eq!(unique.len(), picked.len(), "no move twice");
+                    let expected = scores_checking_exchanges_first(&pos, &history, hints);
+                    assert_eq!(picked.len(), expected.len(), "every move once");
+                    let score = |m: Move| expected.iter().find(|e| e.0 == m).unwrap().1;
+                    assert!(
+                        picked.windows(2).all(|w| score(w[0]) >= score(w[1])),
+                        "best first, stage by stage"
+                    );
+                    let mut generated = MoveList::new();
+                    if pos.in_check() {
+                        generated = moves.clone();
+                    } else {
+                        tactical_moves(pos.board(), &mut generated);
+                        quiet_moves(pos.board(), &mut generated);
+                    }
+                    let index = |m: Move| generated.iter().position(|&g| g == m).unwrap();
+                    assert!(
+                        picked
+                            .windows(2)
+                            .all(|w| score(w[0]) != score(w[1]) || index(w[0]) < index(w[1])),
+                        "equal scores in generation order"
+                    );
                     compared += 1;
                     let m = moves[rng.below(moves.len())];
                     pos.make(m);
