@@ -11,11 +11,11 @@
 //! 5. underpromotions, then the captures that lose material.
 //!
 //! Within a stage the moves are picked by selection, not sorted: most nodes
-//! cut off after a move or two. Moves of equal score come in the order they
-//! were generated. For the same reason a capture's exchange
+//! cut off after a move or two. For the same reason a capture's exchange
 //! (SEE), which decides whether it is good or losing, is worked out only
-//! when the capture is picked. Once pruning gives up on quiet moves,
-//! `skip_quiets` drops them (all but checks).
+//! when the capture is picked. Moves of equal score come in the order they
+//! were generated. Once pruning gives up on quiet moves, `skip_quiets`
+//! drops them (all but checks).
 //!
 //! In check, the evasions come from `legal_moves()`, split into the same
 //! stages.
