@@ -350,6 +350,12 @@ impl Position {
         self.stack[index].key
     }
 
+    /// The move that led to the position at `index` of the stack (`None`
+    /// at the base and after a null move).
+    pub fn move_at(&self, index: usize) -> Option<Move> {
+        self.stack[index].last_move
+    }
+
     /// Number of positions on the stack (game history plus search path).
     pub fn height(&self) -> usize {
         self.stack.len()

@@ -18,7 +18,7 @@
 //! that differ (a few, where a full refresh adds up to 32 rows).
 
 use arrayvec::ArrayVec;
-use shakmaty::{Bitboard, Board, Color, Piece, Position as _, Role, Square};
+use shakmaty::{Bitboard, Board, CastlingSide, Color, Move, Piece, Position as _, Role, Square};
 
 use super::{KingView, Network, by_width, simd};
 use crate::position::Position;
@@ -105,7 +105,8 @@ impl AccumulatorStack {
             let (done, rest) = self.values.split_at_mut(i * 2 * w);
             let (parent, child) = (&done[(i - 1) * 2 * w..], &mut rest[..2 * w]);
             let (before, after) = (pos.board_at(i - 1).board(), pos.board_at(i).board());
-            let changes = Changes::between(before, after);
+            let changes = Changes::of_move(pos.board_at(i - 1).turn(), pos.move_at(i));
+            debug_assert!(changes.same_as(&Changes::between(before, after)));
             let (parent_white, parent_black) = parent[..2 * w].split_at(w);
             let (white, black) = child.split_at_mut(w);
             for (perspective, acc, parent) in [
@@ -134,6 +135,70 @@ struct Changes {
 }
 
 impl Changes {
+    /// The changes `m`, played by `us`, makes: read off the move, which
+    /// names every square it touches (`None`, a null move, touches none).
+    /// The same pieces as `between` the boards, found without comparing
+    /// all twelve piece sets. A Chess960 castling whose king or rook
+    /// stays put takes that piece off and puts it back on its square: the
+    /// sums are the same.
+    fn of_move(us: Color, m: Option<Move>) -> Changes {
+        let (mut removed, mut added) = (ArrayVec::new(), ArrayVec::new());
+        match m {
+            None => {}
+            Some(Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            }) => {
+                removed.push((role.of(us), from));
+                added.push((promotion.unwrap_or(role).of(us), to));
+                if let Some(victim) = capture {
+                    removed.push((victim.of(!us), to));
+                }
+            }
+            Some(Move::EnPassant { from, to }) => {
+                removed.push((Role::Pawn.of(us), from));
+                added.push((Role::Pawn.of(us), to));
+                removed.push((
+                    Role::Pawn.of(!us),
+                    Square::from_coords(to.file(), from.rank()),
+                ));
+            }
+            Some(Move::Castle { king, rook }) => {
+                let side = CastlingSide::from_king_side(king < rook);
+                removed.push((Role::King.of(us), king));
+                added.push((Role::King.of(us), side.king_to(us)));
+                removed.push((Role::Rook.of(us), rook));
+                added.push((Role::Rook.of(us), side.rook_to(us)));
+            }
+            Some(Move::Put { .. }) => unreachable!("no drops in standard chess"),
+        }
+        Changes { removed, added }
+    }
+
+    /// Do both take off and put on the same pieces, once each piece and
+    /// square is netted out (for the debug check of `of_move`)?
+    fn same_as(&self, other: &Changes) -> bool {
+        let net = |c: &Changes| {
+            let mut count = std::collections::BTreeMap::new();
+            for &(piece, square) in &c.removed {
+                *count
+                    .entry((piece.color as u8, piece.role as u8, square))
+                    .or_insert(0) -= 1;
+            }
+            for &(piece, square) in &c.added {
+                *count
+                    .entry((piece.color as u8, piece.role as u8, square))
+                    .or_insert(0) += 1;
+            }
+            count.retain(|_, n: &mut i32| *n != 0);
+            count
+        };
+        net(self) == net(other)
+    }
+
     fn between(before: &Board, after: &Board) -> Changes {
         let (mut removed, mut added) = (ArrayVec::new(), ArrayVec::new());
         for color in Color::ALL {
