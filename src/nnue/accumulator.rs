@@ -2,10 +2,10 @@
 //! position of the `Position` stack, each for both perspectives.
 //!
 //! An entry is brought up to date lazily, when its position is evaluated:
-//! from the nearest ancestor whose entry is current, by the pieces that
-//! differ between each board and its parent (a move changes two to four
-//! squares: captures, promotions, castling, en passant and Chess960
-//! castling alike; a null move none). An entry is current when it holds the
+//! from the nearest ancestor whose entry is current, by the pieces each
+//! move on the way took off and put on, read off the move (two to four:
+//! captures, promotions, castling, en passant and Chess960 castling alike;
+//! a null move none). An entry is current when it holds the
 //! key of the position at its height. Where no ancestor is current within a
 //! few plies (a new root, a long jump) a refresh from the board is cheaper.
 //!
