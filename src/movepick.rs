@@ -25,7 +25,7 @@ use shakmaty::{Move, MoveList, Position as _, Role};
 
 use crate::history::{History, QuietContext};
 use crate::movegen::{is_legal, quiet_moves, tactical_moves};
-use crate::position::Position;
+use crate::position::{CheckSquares, Position};
 use crate::see::see_ge;
 
 const GOOD_CAPTURE: i32 = 2_000_000;
@@ -102,8 +102,9 @@ pub struct MovePicker {
     /// Quiescence out of check: captures that lose material (SEE < 0) are
     /// never returned, so they are never searched.
     skip_losing_captures: bool,
-    /// Pruning gave up on quiet moves: only those that give check are left.
-    skip_quiets: bool,
+    /// Pruning gave up on quiet moves: only those that give check are
+    /// left, found with these squares.
+    skip_quiets: Option<CheckSquares>,
     stage: Stage,
     /// Whether the good-band captures' exchanges were checked when they
     /// were generated (quiescence, which drops the losing ones).
@@ -126,7 +127,7 @@ impl MovePicker {
             hints,
             captures_only: false,
             skip_losing_captures: false,
-            skip_quiets: false,
+            skip_quiets: None,
             stage: Stage::HashMove,
             exchanges_checked: false,
             moves: MoveList::new(),
@@ -200,7 +201,7 @@ impl MovePicker {
                     if let Some(m) = self.hints.get(index)
                         && Some(m) != self.hash_move
                         && is_legal(pos.board(), m)
-                        && (!self.skip_quiets || pos.gives_check(m))
+                        && self.skip_quiets.is_none_or(|c| c.gives_check(pos, m))
                     {
                         return Some(m);
                     }
@@ -230,12 +231,16 @@ impl MovePicker {
     /// From now on no quiet move that doesn't give check (late move pruning
     /// and futility pruning have given up on them; a check may still mate).
     pub fn skip_quiets(&mut self, pos: &Position) {
-        self.skip_quiets = true;
+        if self.skip_quiets.is_some() {
+            return;
+        }
+        let checks = pos.check_squares();
+        self.skip_quiets = Some(checks);
         if self.stage == Stage::Quiets {
             let mut kept = self.next_quiet;
             for i in self.next_quiet..self.moves.len() {
                 let m = self.moves[i];
-                if pos.gives_check(m) {
+                if checks.gives_check(pos, m) {
                     self.moves[kept] = m;
                     self.scores[kept] = self.scores[i];
                     kept += 1;
@@ -340,7 +345,7 @@ impl MovePicker {
             if Some(m) == hash_move || hints.contains(m) {
                 return None;
             }
-            if skip_quiets && !pos.gives_check(m) {
+            if skip_quiets.is_some_and(|c| !c.gives_check(pos, m)) {
                 return None;
             }
             Some(history.get(side, m) + quiets.continuation(side, m))

@@ -151,6 +151,46 @@ impl StructureKeys {
     }
 }
 
+/// The squares from which each of our pieces would check their king, and
+/// our pieces whose moving off a line would uncover a check: with them,
+/// whether an ordinary move gives check is two lookups, where
+/// [`Position::gives_check`] works the lines out for each move. For a
+/// position's many quiet moves at once (the move picker's `skip_quiets`).
+#[derive(Clone, Copy, Debug)]
+pub struct CheckSquares {
+    /// By role (pawn .. king): the squares a piece of ours of that role
+    /// attacks their king from, the board's other pieces standing as they
+    /// are. (A slider's own square never blocks its line to the king: were
+    /// it on that line, their king would be in check on our move.)
+    by_role: [Bitboard; 6],
+    /// Our pieces that alone stand between one of our sliders and their
+    /// king.
+    discoverers: Bitboard,
+    /// Their king.
+    king: Square,
+}
+
+impl CheckSquares {
+    /// Does `m`, a legal move of `pos` (the position these were made for),
+    /// give check? Promotions, castling and en passant, which change the
+    /// lines in other ways, ask `pos`.
+    pub fn gives_check(&self, pos: &Position, m: Move) -> bool {
+        match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion: None,
+                ..
+            } => {
+                self.by_role[role as usize - 1].contains(to)
+                    || (self.discoverers.contains(from) && !attacks::aligned(from, to, self.king))
+            }
+            _ => pos.gives_check(m),
+        }
+    }
+}
+
 /// One position on the stack.
 #[derive(Clone)]
 struct State {
@@ -408,6 +448,48 @@ impl Position {
         let straight = attacks::rook_attacks(king, occupied) & board.rooks_and_queens() & ours;
         let diagonal = attacks::bishop_attacks(king, occupied) & board.bishops_and_queens() & ours;
         (straight | diagonal).any()
+    }
+
+    /// What deciding whether many moves of this position give check
+    /// needs, worked out once ([`CheckSquares`]).
+    pub fn check_squares(&self) -> CheckSquares {
+        let pos = self.board();
+        let board = pos.board();
+        let us = pos.turn();
+        // A position without their king is no game; no move checks it.
+        let Some(king) = board.king_of(!us) else {
+            return CheckSquares {
+                by_role: [Bitboard::EMPTY; 6],
+                discoverers: Bitboard::EMPTY,
+                king: Square::A1,
+            };
+        };
+        let occupied = board.occupied();
+        let ours = board.by_color(us);
+        let bishop = attacks::bishop_attacks(king, occupied);
+        let rook = attacks::rook_attacks(king, occupied);
+        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
+            & ours;
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let between = attacks::between(king, sniper) & occupied;
+            if between.count() == 1 {
+                discoverers |= between & ours;
+            }
+        }
+        CheckSquares {
+            by_role: [
+                attacks::pawn_attacks(!us, king),
+                attacks::knight_attacks(king),
+                bishop,
+                rook,
+                bishop | rook,
+                Bitboard::EMPTY,
+            ],
+            discoverers,
+            king,
+        }
     }
 
     /// The key after `m` without playing it (for ETC). Most moves change
@@ -751,6 +833,17 @@ mod tests {
                 let m = moves[(rng.next() % moves.len() as u64) as usize];
                 let before = pos.key();
                 let check = pos.gives_check(m);
+                // The shared lookups agree with the single-move answer for
+                // every legal move here.
+                let squares = pos.check_squares();
+                for &other in &moves {
+                    assert_eq!(
+                        squares.gives_check(&pos, other),
+                        pos.gives_check(other),
+                        "check_squares {other:?} in {}",
+                        pos.fen()
+                    );
+                }
                 let predicted_key = pos.key_after(m);
                 pos.make(m);
                 assert_eq!(predicted_key, pos.key(), "key_after {m:?}");
