@@ -143,8 +143,8 @@ pub fn quiet_moves(pos: &Chess, moves: &mut MoveList) {
 
 /// Whether `m`, a move found in some other position (the table's move, a
 /// killer, a counter-move), is legal here: `Chess::is_legal`'s answer,
-/// without generating the moves that could reach its square. Castling, en
-/// passant and positions in check are left to shakmaty.
+/// without generating the moves that could reach its square. Castling and
+/// en passant are left to shakmaty.
 pub fn is_legal(pos: &Chess, m: Move) -> bool {
     let Move::Normal {
         role,
@@ -162,9 +162,7 @@ pub fn is_legal(pos: &Chess, m: Move) -> bool {
     let Some(king) = board.king_of(us) else {
         return pos.is_legal(m);
     };
-    if pos.is_check() {
-        return pos.is_legal(m);
-    }
+    let checkers = pos.checkers();
     let target_is_right = match capture {
         None => !occupied.contains(to),
         Some(Role::King) => false,
@@ -197,14 +195,26 @@ pub fn is_legal(pos: &Chess, m: Move) -> bool {
             moves_so && promotes_right
         }
         _ if promotion.is_some() => false,
-        // Not in check: as in `tactical_moves`.
+        // Onto a square no piece of theirs attacks once the king has left
+        // its own (a slider checking along the line would still reach it).
         Role::King => {
             return attacks::king_attacks(from).contains(to)
-                && board.attacks_to(to, !us, occupied).is_empty();
+                && board
+                    .attacks_to(to, !us, occupied ^ Bitboard::from(from))
+                    .is_empty();
         }
         _ => attacks::attacks(from, role.of(us), occupied).contains(to),
     };
-    reaches && (!pinned_pieces(pos, king).contains(from) || attacks::aligned(from, to, king))
+    // In check, any other move must take the one checker or step between
+    // it and the king; against two checkers only the king can move.
+    let answers_check = match checkers.single_square() {
+        _ if checkers.is_empty() => true,
+        None => false,
+        Some(checker) => to == checker || attacks::between(king, checker).contains(to),
+    };
+    reaches
+        && answers_check
+        && (!pinned_pieces(pos, king).contains(from) || attacks::aligned(from, to, king))
 }
 
 /// Drops the moves from `start` on that take a pinned piece off its pin
