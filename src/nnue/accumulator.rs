@@ -199,6 +199,8 @@ impl Changes {
         net(self) == net(other)
     }
 
+    /// The pieces that differ between two boards, compared piece set by
+    /// piece set: what `of_move` must give (debug builds check it).
     fn between(before: &Board, after: &Board) -> Changes {
         let (mut removed, mut added) = (ArrayVec::new(), ArrayVec::new());
         for color in Color::ALL {
