@@ -244,17 +244,24 @@ fn keep_to_pin_lines(pos: &Chess, king: Square, moves: &mut MoveList, start: usi
 /// Our pieces that alone stand between our king and an enemy slider.
 fn pinned_pieces(pos: &Chess, king: Square) -> Bitboard {
     let board = pos.board();
-    let them = board.by_color(!pos.turn());
+    sole_blockers(board, king, board.by_color(!pos.turn()))
+}
+
+/// The pieces (of either side) that alone stand between `king` and a rook,
+/// bishop or queen among `sliders` on its line: pinned pieces where the
+/// sliders are the king's enemies, pieces that uncover a check where they
+/// are the king's enemies' own.
+pub fn sole_blockers(board: &shakmaty::Board, king: Square, sliders: Bitboard) -> Bitboard {
     let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
         | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens());
-    let mut pinned = Bitboard::EMPTY;
-    for sniper in snipers & them {
+    let mut blockers = Bitboard::EMPTY;
+    for sniper in snipers & sliders {
         let between = attacks::between(king, sniper) & board.occupied();
         if !between.more_than_one() {
-            pinned |= between;
+            blockers |= between;
         }
     }
-    pinned
+    blockers
 }
 
 fn shift_by(b: Bitboard, by: i32) -> Bitboard {

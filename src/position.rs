@@ -468,16 +468,7 @@ impl Position {
         let ours = board.by_color(us);
         let bishop = attacks::bishop_attacks(king, occupied);
         let rook = attacks::rook_attacks(king, occupied);
-        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
-            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
-            & ours;
-        let mut discoverers = Bitboard::EMPTY;
-        for sniper in snipers {
-            let between = attacks::between(king, sniper) & occupied;
-            if between.count() == 1 {
-                discoverers |= between & ours;
-            }
-        }
+        let discoverers = crate::movegen::sole_blockers(board, king, ours) & ours;
         CheckSquares {
             by_role: [
                 attacks::pawn_attacks(!us, king),
