@@ -61,32 +61,39 @@ WINDOWS_LEVELS ?= $(LEVELS)
 can_run = [ -z "$$(comm -23 <($(RUSTC) --print cfg -C target-cpu=$(1) | grep target_feature | sort) \
 	<($(RUSTC) --print cfg -C target-cpu=native | grep target_feature | sort))" ]
 
-# $(call compile,CPU,DIR,OUT): the engine built for target-cpu CPU under
-# DIR, copied to OUT: with PGO where a profile tool is found and this CPU
-# can run the instrumented build, plainly otherwise. The profile is made
-# again only when the instrumented binary, or this file (the workload), is
-# newer than it.
-define compile
+# $(call pgo_build,CPU,DIR,OUT,CARGO_ARGS,BINARY,WORKLOAD): cargo's BINARY
+# (of the package CARGO_ARGS selects) built for target-cpu CPU under DIR,
+# copied to OUT: with PGO where a profile tool is found and this CPU can
+# run the instrumented build, plainly otherwise. WORKLOAD names the
+# variable holding the profile's shell commands (the instrumented binary
+# is $$exe, the build folder $$dir). The profile is made again only when
+# the instrumented binary, or this file (the workload), is newer than it.
+define pgo_build
 	@test -n "$(TARGET_DIR)" || { echo "make: cargo metadata named no target directory" >&2; exit 1; }
 	@set -e; flags="-C target-cpu=$(1)"; dir="$(2)"; \
 	if [ -n "$(PGO_TOOL)" ] && $(call can_run,$(1)); then \
 		echo "make: $(3): PGO build for $(1) (profile by $(PGO_TOOL))"; \
-		RUSTFLAGS="$$flags -C profile-generate=$$dir/pgo-raw" $(CARGO) build --release $(FEATURE_ARGS) --target $(HOST) --target-dir "$$dir/pgo-generate"; \
-		if [ ! -f "$$dir/pgo.profdata" ] || [ "$$dir/pgo-generate/$(HOST)/release/lasker" -nt "$$dir/pgo.profdata" ] \
-			|| [ Makefile -nt "$$dir/pgo.profdata" ]; then \
+		RUSTFLAGS="$$flags -C profile-generate=$$dir/pgo-raw" $(CARGO) build --release $(4) --target $(HOST) --target-dir "$$dir/pgo-generate"; \
+		exe="$$dir/pgo-generate/$(HOST)/release/$(5)"; \
+		if [ ! -f "$$dir/pgo.profdata" ] || [ "$$exe" -nt "$$dir/pgo.profdata" ] || [ Makefile -nt "$$dir/pgo.profdata" ]; then \
 			rm -rf "$$dir/pgo-raw"; \
-			"$$dir/pgo-generate/$(HOST)/release/lasker" bench > /dev/null; \
-			"$$dir/pgo-generate/$(HOST)/release/lasker" "genfens 300 seed 1 book None" > /dev/null; \
+			$($(6)); \
 			"$(PGO_TOOL)" merge -o "$$dir/pgo.profdata" "$$dir/pgo-raw"; \
 		fi; \
-		LASKER_PGO=1 RUSTFLAGS="$$flags -C profile-use=$$dir/pgo.profdata" $(CARGO) build --release $(FEATURE_ARGS) --target $(HOST) --target-dir "$$dir/pgo-use"; \
-		cp "$$dir/pgo-use/$(HOST)/release/lasker" "$(3)"; \
+		LASKER_PGO=1 RUSTFLAGS="$$flags -C profile-use=$$dir/pgo.profdata" $(CARGO) build --release $(4) --target $(HOST) --target-dir "$$dir/pgo-use"; \
+		cp "$$dir/pgo-use/$(HOST)/release/$(5)" "$(3)"; \
 	else \
 		echo "make: $(3): plain build for $(1) ($(if $(PGO_TOOL),this CPU can't run $(1) code to profile it,$(PGO_WHY)))"; \
-		RUSTFLAGS="$$flags" $(CARGO) build --release $(FEATURE_ARGS) --target $(HOST) --target-dir "$$dir"; \
-		cp "$$dir/$(HOST)/release/lasker" "$(3)"; \
+		RUSTFLAGS="$$flags" $(CARGO) build --release $(4) --target $(HOST) --target-dir "$$dir"; \
+		cp "$$dir/$(HOST)/release/$(5)" "$(3)"; \
 	fi
 endef
+
+# The engine's profile: bench and the opening generator.
+ENGINE_WORKLOAD = "$$exe" bench > /dev/null; "$$exe" "genfens 300 seed 1 book None" > /dev/null
+# $(call compile,CPU,DIR,OUT): the engine built for target-cpu CPU under
+# DIR, copied to OUT (with PGO where it can be).
+compile = $(call pgo_build,$(1),$(2),$(3),$(FEATURE_ARGS),lasker,ENGINE_WORKLOAD)
 
 all: build tools
 
@@ -104,34 +111,18 @@ build:
 run: build
 	$(RUN_EXE)
 
+# The tools' profile, on the same terms as the engine's: the data for the
+# nets is made by `datagen` for hours, so its speed is data. The workload
+# is what the tools run long: 16 datagen games (one thread, 2,000-node
+# searches) and 30 epochs of training on them (code a profile never saw is
+# laid out as cold, so training needs its own share).
+TOOLS_WORKLOAD = rm -rf "$$dir/pgo-work"; mkdir -p "$$dir/pgo-work"; \
+	"$$exe" datagen --out "$$dir/pgo-work/games.vf" --threads 1 --games 16 --seed 1 > /dev/null 2>&1; \
+	"$$exe" train --data "$$dir/pgo-work/games.vf" --out "$$dir/pgo-work/net" --epochs 30 \
+		--batch 512 --hidden 512 --output-buckets 8 --threads 2 > /dev/null 2>&1
 # $(call compile_tools,CPU,DIR,OUT): the tools built for target-cpu CPU
-# under DIR, copied to OUT, with PGO on the same terms as the engine: the
-# data for the nets is made by `datagen` for hours, so its speed is data.
-# The workload is what the tools run long: 16 datagen games (one thread,
-# 2,000-node searches) and 30 epochs of training on them (code a profile
-# never saw is laid out as cold, so training needs its own share).
-define compile_tools
-	@test -n "$(TARGET_DIR)" || { echo "make: cargo metadata named no target directory" >&2; exit 1; }
-	@set -e; flags="-C target-cpu=$(1)"; dir="$(2)"; \
-	if [ -n "$(PGO_TOOL)" ] && $(call can_run,$(1)); then \
-		echo "make: $(3): PGO build for $(1) (profile by $(PGO_TOOL))"; \
-		RUSTFLAGS="$$flags -C profile-generate=$$dir/pgo-raw" $(CARGO) build --release -p lasker-tools --target $(HOST) --target-dir "$$dir/pgo-generate"; \
-		exe="$$dir/pgo-generate/$(HOST)/release/lasker-tools"; \
-		if [ ! -f "$$dir/pgo.profdata" ] || [ "$$exe" -nt "$$dir/pgo.profdata" ] || [ Makefile -nt "$$dir/pgo.profdata" ]; then \
-			rm -rf "$$dir/pgo-raw" "$$dir/pgo-work"; mkdir -p "$$dir/pgo-work"; \
-			"$$exe" datagen --out "$$dir/pgo-work/games.vf" --threads 1 --games 16 --seed 1 > /dev/null 2>&1; \
-			"$$exe" train --data "$$dir/pgo-work/games.vf" --out "$$dir/pgo-work/net" --epochs 30 \
-				--batch 512 --hidden 512 --output-buckets 8 --threads 2 > /dev/null 2>&1; \
-			"$(PGO_TOOL)" merge -o "$$dir/pgo.profdata" "$$dir/pgo-raw"; \
-		fi; \
-		LASKER_PGO=1 RUSTFLAGS="$$flags -C profile-use=$$dir/pgo.profdata" $(CARGO) build --release -p lasker-tools --target $(HOST) --target-dir "$$dir/pgo-use"; \
-		cp "$$dir/pgo-use/$(HOST)/release/lasker-tools" "$(3)"; \
-	else \
-		echo "make: $(3): plain build for $(1) ($(if $(PGO_TOOL),this CPU can't run $(1) code to profile it,$(PGO_WHY)))"; \
-		RUSTFLAGS="$$flags" $(CARGO) build --release -p lasker-tools --target $(HOST) --target-dir "$$dir"; \
-		cp "$$dir/$(HOST)/release/lasker-tools" "$(3)"; \
-	fi
-endef
+# under DIR, copied to OUT (with PGO where it can be).
+compile_tools = $(call pgo_build,$(1),$(2),$(3),-p lasker-tools,lasker-tools,TOOLS_WORKLOAD)
 
 tools:
 	$(call compile_tools,$(CPU),$(TARGET_DIR)/tools-$(CPU),$(TOOLS))
