@@ -91,7 +91,7 @@ impl fmt::Display for Shape {
 }
 
 /// Runs `$body` with the const `$w` set to the net's hidden width `$hidden`
-/// where it is one the trainer makes (128, 256, 512, 1024), and to 0 for
+/// where it is one the trainer makes (128, 256, 512, 768, 1024), and to 0 for
 /// any other width. Code generic over the width (`Network::lanes`) then
 /// knows the width at compile time in the common cases: fixed-length
 /// copies and row updates, unrolled (measured: a dynamic width everywhere
@@ -109,6 +109,10 @@ macro_rules! by_width {
             }
             512 => {
                 const $w: usize = 512;
+                $body
+            }
+            768 => {
+                const $w: usize = 768;
                 $body
             }
             1024 => {

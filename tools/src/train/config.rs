@@ -31,6 +31,9 @@ pub struct Config {
     /// moments) instead of random ones: fine-tuning a net whose checkpoint
     /// or data is gone, on new data.
     pub init: Option<PathBuf>,
+    /// Start from this quantised net grown to `shape` (wider, or given
+    /// input buckets: `Trainer::grown_from`), computing what it computes.
+    pub grow: Option<PathBuf>,
     /// Stop after this epoch (the schedule still spans `epochs`): a long
     /// run in parts, each resumed from the last checkpoint.
     pub stop_after: Option<usize>,
@@ -58,6 +61,7 @@ impl Default for Config {
             seed: 1,
             resume: None,
             init: None,
+            grow: None,
             stop_after: None,
             shape: Shape::default(),
         }
@@ -70,14 +74,17 @@ pub const USAGE: &str =
                     [--weight-decay X]
                     [--threads N] [--validation SHARE|POSITIONS] [--seed S]
                     [--resume DIR/checkpoint.bin]
-                    [--init NET.nnue] [--stop-after EPOCH] [--input-buckets 1|4|8|16]
+                    [--init NET.nnue | --grow NET.nnue] [--stop-after EPOCH]
+                    [--input-buckets 1|4|8|16]
                     [--hidden 128] [--output-buckets 1|8]
   Trains the net on FILE.vf (games), FILE.bin (32-byte records) or FILE.pgn (games with engine
   scores), filtered as they load (no positions in check, after captures or promotions, or with
   mate scores); writes DIR/checkpoint.bin and DIR/net-<epoch>.nnue each epoch.
   --init starts from a net's weights instead of random ones (fine-tuning); its shape must be
   the one --input-buckets, --hidden and --output-buckets give (1, 128 and 1 by default), as
-  must --resume's.
+  must --resume's. --grow starts from a smaller net grown to that shape: wider (new columns
+  start at zero output weights) or with input buckets from a net without (its rows shared by
+  every bucket); the output buckets stay.
   --input-buckets: copies of the inputs chosen by each side's king square, the board mirrored
   to put the king on files a-d; --hidden: a multiple of 16 up to 1024; --output-buckets 8 gives
   each piece count band (2-5 pieces, 6-9, ..., 30-32) its own output layer.
@@ -128,6 +135,7 @@ impl Config {
                 "--seed" => c.seed = num(flag, value)?,
                 "--resume" => c.resume = Some(PathBuf::from(value)),
                 "--init" => c.init = Some(PathBuf::from(value)),
+                "--grow" => c.grow = Some(PathBuf::from(value)),
                 "--stop-after" => c.stop_after = Some(num(flag, value)?),
                 "--input-buckets" => input_buckets = num(flag, value)?,
                 "--hidden" => c.shape.hidden = num(flag, value)?,
@@ -139,9 +147,11 @@ impl Config {
         if c.data.is_empty() {
             return Err(format!("--data is required\n{USAGE}"));
         }
-        if c.resume.is_some() && c.init.is_some() {
+        let starts = [c.resume.is_some(), c.init.is_some(), c.grow.is_some()];
+        if starts.iter().filter(|&&s| s).count() > 1 {
             return Err(
-                "--resume and --init exclude each other: a checkpoint has its weights".into(),
+                "--resume, --init and --grow exclude each other: each gives the starting weights"
+                    .into(),
             );
         }
         if c.epochs == 0 || c.batch == 0 || !(1..=256).contains(&c.threads) {

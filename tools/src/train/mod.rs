@@ -32,6 +32,7 @@ mod tests;
 
 use std::fs;
 use std::io::Write;
+use std::path::Path;
 use std::time::Instant;
 
 pub use augment::mirrored;
@@ -68,15 +69,19 @@ pub fn run(config: &Config) -> Result<f32, String> {
     let validation = records.split_off(records.len() - held_out);
     let train = records;
     fs::create_dir_all(&config.out).map_err(|e| format!("{}: {e}", config.out.display()))?;
-    let (mut trainer, from) = match (&config.resume, &config.init) {
-        (Some(path), _) => (Trainer::load_checkpoint(path)?, "--resume"),
-        (None, Some(net)) => (
-            Trainer::from_network(
-                &Network::load(net).map_err(|e| format!("--init {}: {}", net.display(), e.0))?,
-            ),
-            "--init",
-        ),
-        (None, None) => (Trainer::new(config.seed, config.shape), ""),
+    let load = |flag: &str, net: &Path| {
+        Network::load(net).map_err(|e| format!("{flag} {}: {}", net.display(), e.0))
+    };
+    let (mut trainer, from) = match (&config.resume, &config.init, &config.grow) {
+        (Some(path), _, _) => (Trainer::load_checkpoint(path)?, "--resume"),
+        (None, Some(net), _) => (Trainer::from_network(&load("--init", net)?), "--init"),
+        (None, None, Some(net)) => {
+            let small = load("--grow", net)?;
+            let grown = Trainer::grown_from(&small, config.shape, config.seed)
+                .map_err(|e| format!("--grow {}: {e}", net.display()))?;
+            (grown, "--grow")
+        }
+        (None, None, None) => (Trainer::new(config.seed, config.shape), ""),
     };
     if trainer.shape() != config.shape {
         return Err(format!(

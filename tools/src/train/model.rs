@@ -289,4 +289,61 @@ impl Trainer {
         params.resize(Layout::of(shape).params, 0.0);
         Trainer::starting_from(shape, params)
     }
+
+    /// A trainer of the larger `shape` that computes what `net` computes,
+    /// to fine-tune a net into more capacity than its data could train
+    /// from scratch: `net`'s hidden columns keep their weights (a net
+    /// without input buckets gives its rows to the factoriser, so every
+    /// bucket starts as it, the board mirrored by the king's file); the
+    /// new columns start with random input weights, as a new net's, and
+    /// output weights of zero, so that they add nothing until they learn.
+    /// The output buckets must be the same, the width no smaller, and the
+    /// input buckets the same or none.
+    pub fn grown_from(net: &Network, shape: Shape, seed: u64) -> Result<Trainer, String> {
+        let from = net.shape();
+        let growable = from.output_buckets == shape.output_buckets
+            && from.hidden <= shape.hidden
+            && (from.input_buckets == shape.input_buckets || from.input_buckets.count() == 1);
+        if !growable {
+            return Err(format!(
+                "a net {from} cannot grow into one {shape}: the output buckets stay, the width \
+                 grows or stays, and the input buckets stay or come from none"
+            ));
+        }
+        let small = Trainer::from_network(net);
+        let (s, h0) = (small.layout, from.hidden);
+        let mut grown = Trainer::new(seed, shape);
+        let (l, h) = (grown.layout, shape.hidden);
+        let p = &mut grown.params;
+        // The input rows: into the factoriser where the small net has no
+        // input buckets and the grown one has, else row for row. Where the
+        // grown net has a factoriser the small net's rows do not go to,
+        // its share of the old columns is zero.
+        let into_factor = from.input_buckets.count() == 1 && l.factor.is_some();
+        for row in 0..from.inputs() {
+            let old = &small.params[row * h0..(row + 1) * h0];
+            let start = match (into_factor, l.factor) {
+                (true, Some(factor)) => factor + row * h,
+                _ => row * h,
+            };
+            p[start..start + h0].copy_from_slice(old);
+        }
+        if let (false, Some(factor)) = (into_factor, l.factor) {
+            for row in 0..PIECE_SQUARES {
+                p[factor + row * h..factor + row * h + h0].fill(0.0);
+            }
+        }
+        p[l.b1..l.b1 + h0].copy_from_slice(&small.params[s.b1..s.b1 + h0]);
+        p[l.b1 + h0..l.w2].fill(0.0);
+        // The output weights: each bucket's two halves (side to move, other
+        // side) keep the old columns; the new columns are zero.
+        p[l.w2..l.b2].fill(0.0);
+        for half in 0..2 * shape.output_buckets {
+            let old = s.w2 + half * h0;
+            p[l.w2 + half * h..l.w2 + half * h + h0].copy_from_slice(&small.params[old..old + h0]);
+        }
+        p[l.b2..l.b2 + shape.output_buckets]
+            .copy_from_slice(&small.params[s.b2..s.b2 + shape.output_buckets]);
+        Ok(grown)
+    }
 }

@@ -146,6 +146,8 @@ fn bad_arguments_and_data_are_errors() {
         "--data a --out o --wdl 2",
         "--data a --out o --lr x",
         "--data a --out o --resume c.bin --init n.nnue",
+        "--data a --out o --grow n.nnue --init n.nnue",
+        "--data a --out o --grow n.nnue --resume c.bin",
         "--data a --out o --hidden 100",
         "--data a --out o --hidden 2048",
         "--data a --out o --output-buckets 3",
@@ -199,6 +201,109 @@ fn a_net_dequantised_for_fine_tuning_quantises_back_to_itself() {
             "{fen}: {float_cp} against {engine_cp}"
         );
     }
+}
+
+/// A net grown wider, given input buckets, or both, starts by computing
+/// what it grew from: exactly where neither king stands on files e to h,
+/// and on the mirrored board where both do (the bucketed net mirrors it);
+/// a shape it cannot grow into is refused, saying both.
+#[test]
+fn a_grown_net_starts_as_the_net_it_grew_from() {
+    let net = nnue::embedded();
+    let small = Trainer::from_network(&net);
+    let shape = net.shape();
+    let four = InputBuckets::new(4).unwrap();
+    let wider = Shape {
+        hidden: shape.hidden + 256,
+        ..shape
+    };
+    let (mut plain_kings, mut mirrored_kings) = (0, 0);
+    for grown_shape in [
+        wider,
+        Shape {
+            input_buckets: four,
+            ..shape
+        },
+        Shape {
+            input_buckets: four,
+            ..wider
+        },
+    ] {
+        let grown = Trainer::grown_from(&net, grown_shape, 5).unwrap();
+        assert_eq!(grown.shape(), grown_shape);
+        for fen in lasker::bench::bench_fens() {
+            let pos = lasker::position::Position::from_fen(fen, shakmaty::CastlingMode::Standard)
+                .unwrap();
+            let record = trainingdata::encode(pos.board(), 0, trainingdata::GameResult::Draw);
+            let on_e_to_h = |square: u8| square & 7 >= 4;
+            let expected = match (on_e_to_h(record.ksq), on_e_to_h(record.opp_ksq)) {
+                _ if !grown_shape.input_buckets.mirrors() => small.output(&record),
+                (false, false) => {
+                    plain_kings += 1;
+                    small.output(&record)
+                }
+                (true, true) => {
+                    mirrored_kings += 1;
+                    small.output(&mirrored(&record))
+                }
+                _ => continue,
+            };
+            let output = grown.output(&record);
+            assert!(
+                (output - expected).abs() < 1e-5,
+                "{grown_shape}, {fen}: {output} against {expected}"
+            );
+        }
+    }
+    assert!(
+        plain_kings >= 4 && mirrored_kings >= 4,
+        "{plain_kings} {mirrored_kings}"
+    );
+    // The new columns are not all alike: they start from random inputs.
+    let grown = Trainer::grown_from(&net, wider, 5).unwrap();
+    let column = |j: usize| grown.params[j];
+    assert_ne!(column(shape.hidden), column(shape.hidden + 1));
+
+    for (to, why) in [
+        (
+            Shape {
+                output_buckets: 1,
+                ..shape
+            },
+            "output buckets",
+        ),
+        (
+            Shape {
+                hidden: shape.hidden - 16,
+                ..shape
+            },
+            "narrower",
+        ),
+    ] {
+        let refused = Trainer::grown_from(&net, to, 5).err().unwrap_or_default();
+        assert!(
+            refused.contains(&format!("{shape}")) && refused.contains(&format!("{to}")),
+            "{why}: {refused}"
+        );
+    }
+    // A bucketed net keeps its buckets: four can't become eight.
+    let bucketed = Trainer::grown_from(
+        &net,
+        Shape {
+            input_buckets: four,
+            ..shape
+        },
+        5,
+    )
+    .unwrap()
+    .quantise();
+    let eight = Shape {
+        input_buckets: InputBuckets::new(8).unwrap(),
+        ..shape
+    };
+    assert!(Trainer::grown_from(&bucketed, eight, 5).is_err());
+    let grown_again = Trainer::grown_from(&bucketed, bucketed.shape(), 5).unwrap();
+    assert!(grown_again.quantise() == bucketed);
 }
 
 /// A 256-wide net with 8 output buckets trains, writes a version 2 net
