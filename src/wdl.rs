@@ -36,13 +36,13 @@ pub struct WdlModel {
     pub b: [f64; 4],
 }
 
-/// Fitted by `lasker fit-wdl` on 2,963,930 positions (all within ±2,000
-/// internal cp) of net 16's self-play (datagen seed 1010, 33,506 games;
-/// docs/evaluation.md, "Scores and the WDL model"). Its `a` at 58 is
-/// `score::NORMALISED_PAWN`, the unit UCI prints scores in.
+/// Fitted by `lasker-tools fit-wdl` on 504,842 positions (all within
+/// ±2,000 internal cp) of net 17's self-play (datagen seeds 3010 and 3011,
+/// about 6,200 games; docs/evaluation.md, "Win, draw and loss"). Its `a` at 58
+/// is `score::NORMALISED_PAWN`, the unit UCI prints scores in.
 pub const MODEL: WdlModel = WdlModel {
-    a: [-1032.507, 2982.548, -2925.149, 1129.217],
-    b: [-300.540, 660.841, -438.705, 246.035],
+    a: [-461.062, 1426.081, -1631.446, 824.254],
+    b: [-154.010, 235.058, -58.072, 155.314],
 };
 
 /// Pawn 1, knight and bishop 3, rook 5, queen 9: both sides' together.

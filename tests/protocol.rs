@@ -1248,9 +1248,10 @@ fn eval_file_refuses_bad_nets_and_keeps_the_current_one() {
     let lines = e.isready();
     assert!(lines.iter().any(|l| l.contains("loaded")), "{lines:?}");
     // One 400-cp unit more (give or take the rounding of the division),
-    // shown normalised: 400 * 100 / 154 is 260.
+    // shown normalised: 400 * 100 / NORMALISED_PAWN.
     let moved = nnue_score(&mut e);
-    assert!((moved - start - 260).abs() <= 2, "{start} -> {moved}");
+    let unit = 400 * 100 / lasker::score::NORMALISED_PAWN;
+    assert!((moved - start - unit).abs() <= 2, "{start} -> {moved}");
     e.send("setoption name EvalFile value <embedded>");
     assert_eq!(nnue_score(&mut e), start);
 

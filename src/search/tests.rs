@@ -193,7 +193,7 @@ fn score_formatting() {
     assert_eq!(format_score(MATE - 3), "mate 2");
     assert_eq!(format_score(-MATE + 2), "mate -1");
     assert_eq!(format_score(-MATE + 4), "mate -2");
-    assert_eq!(format_score(77), "cp 50");
+    assert_eq!(format_score(crate::score::NORMALISED_PAWN / 2), "cp 50");
     // Tablebase wins are large centipawn values, never mates.
     assert_eq!(format_score(TB_WIN), "cp 20000");
     assert_eq!(format_score(TB_WIN - 5), "cp 19995");

@@ -260,10 +260,11 @@ fn the_pgn_of_a_real_match_converts_to_scores_for_the_side_to_move() {
             match *reported {
                 // The engine's score as it said it, for the side to move,
                 // in the search's units again (it printed normalised
-                // centipawns: 154 of its units a pawn).
+                // centipawns: NORMALISED_PAWN of its units a pawn).
                 Score::Cp(cp) => {
                     scored += 1;
-                    let internal = (f64::from(cp) / 100.0 * 154.0).round() as i32;
+                    let pawn = f64::from(lasker::score::NORMALISED_PAWN);
+                    let internal = (f64::from(cp) / 100.0 * pawn).round() as i32;
                     assert_eq!(i32::from(score), internal);
                     // And with the sign of the side that is a queen up.
                     let sign = if pos.turn() == ahead { 1 } else { -1 };
