@@ -1275,7 +1275,7 @@ fn eval_file_refuses_bad_nets_and_keeps_the_current_one() {
 
 const MIN_ELO: u32 = 600;
 const DEFAULT_ELO: u32 = 1350;
-const MAX_ELO: u32 = 2700;
+const MAX_ELO: u32 = 2800;
 
 /// An engine set to play at `elo`, its choices seeded with `seed`.
 fn limited_engine(elo: u32, seed: u64) -> Engine {
@@ -1371,6 +1371,7 @@ fn weak_levels_choose_among_lines_and_the_top_searches_one() {
         (2000, 4),
         (2300, 4),
         (2600, 4),
+        (2700, 2),
         (MAX_ELO, 1),
     ] {
         let mut e = limited_engine(elo, 5);
