@@ -134,11 +134,11 @@ struct Anchor {
 /// a handicap) against Stockfish at 2800: +67 (59.5%), inside the band,
 /// so the top moved from 2700 to 2800 and 2700 became a row of its own:
 /// two lines, the best played (weakness 1), between 2600's four and full
-/// strength's one. Played as full strength with MultiPV 2 (what the row does at
-/// 10+0.1: weakness 1 never picks another line, the clock ends the search
-/// long before its budget), it scored -10.4 +/- 57.1 (100 games). The
-/// rows below 2700 were not played again with net 19; they likely play
-/// some 50 Elo above their numbers now.
+/// strength's one. Played as full strength with MultiPV 2 (what the row
+/// does at 10+0.1: weakness 1 never picks another line, and the clock
+/// ends the search long before its budget), it scored -10.4 +/- 57.1 (100
+/// games). The rows below 2700 were not played again with net 19; they
+/// likely play some 50 Elo above their numbers now.
 ///
 /// The three rows below 1350 are for beginners, below Stockfish's range:
 /// a search of a few dozen nodes that chooses among more lines with more
