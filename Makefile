@@ -68,6 +68,11 @@ can_run = [ -z "$$(comm -23 <($(RUSTC) --print cfg -C target-cpu=$(1) | grep tar
 # variable holding the profile's shell commands (the instrumented binary
 # is $$exe, the build folder $$dir). The profile is made again only when
 # the instrumented binary, or this file (the workload), is newer than it.
+# BORROWED (optional) is a profile to use where this CPU can't run CPU's
+# code: the profile of a lower level, made by the same source and
+# workload. Functions whose code differs between the levels (the SIMD
+# paths) get no counts from it; the rest (search, move generation) do, as
+# the Windows builds take their Linux level's profile.
 define pgo_build
 	@test -n "$(TARGET_DIR)" || { echo "make: cargo metadata named no target directory" >&2; exit 1; }
 	@set -e; flags="-C target-cpu=$(1)"; dir="$(2)"; \
@@ -82,6 +87,10 @@ define pgo_build
 		fi; \
 		LASKER_PGO=1 RUSTFLAGS="$$flags -C profile-use=$$dir/pgo.profdata" $(CARGO) build --release $(4) --target $(HOST) --target-dir "$$dir/pgo-use"; \
 		cp "$$dir/pgo-use/$(HOST)/release/$(5)" "$(3)"; \
+	elif [ -n "$(PGO_TOOL)" ] && [ -n "$(7)" ] && [ -f "$(7)" ]; then \
+		echo "make: $(3): build for $(1) with the PGO profile $(7) (this CPU can't run $(1) code to profile it)"; \
+		LASKER_PGO=1 RUSTFLAGS="$$flags -C profile-use=$(7)" $(CARGO) build --release $(4) --target $(HOST) --target-dir "$$dir/pgo-borrowed"; \
+		cp "$$dir/pgo-borrowed/$(HOST)/release/$(5)" "$(3)"; \
 	else \
 		echo "make: $(3): plain build for $(1) ($(if $(PGO_TOOL),this CPU can't run $(1) code to profile it,$(PGO_WHY)))"; \
 		RUSTFLAGS="$$flags" $(CARGO) build --release $(4) --target $(HOST) --target-dir "$$dir"; \
@@ -93,7 +102,7 @@ endef
 ENGINE_WORKLOAD = "$$exe" bench > /dev/null; "$$exe" "genfens 300 seed 1 book None" > /dev/null
 # $(call compile,CPU,DIR,OUT): the engine built for target-cpu CPU under
 # DIR, copied to OUT (with PGO where it can be).
-compile = $(call pgo_build,$(1),$(2),$(3),$(FEATURE_ARGS),lasker,ENGINE_WORKLOAD)
+compile = $(call pgo_build,$(1),$(2),$(3),$(FEATURE_ARGS),lasker,ENGINE_WORKLOAD,$(4))
 
 all: build tools
 
@@ -169,13 +178,20 @@ release: $(LEVELS:%=release-%) $(WINDOWS_LEVELS:%=release-windows-%) release-lin
 		else echo "make: $$exe: this CPU can't run $$level, bench not run"; fi; \
 	done
 
+# The level below each; a level this CPU can't run is built with the
+# profile of the one below (so that is built first).
+level_below = $(if $(filter x86-64-v4,$(1)),x86-64-v3,$(if $(filter x86-64-v3,$(1)),x86-64-v2))
+profile_below = $(if $(call level_below,$(1)),$(TARGET_DIR)/$(call level_below,$(1))/pgo.profdata)
+release-x86-64-v4: release-x86-64-v3
+release-x86-64-v3: release-x86-64-v2
+
 $(LEVELS:%=release-%): release-%:
 	@mkdir -p "$(RELEASE_DIR)"
-	$(call compile,$*,$(TARGET_DIR)/$*,$(RELEASE_DIR)/lasker-$(VERSION)-linux-$*)
+	$(call compile,$*,$(TARGET_DIR)/$*,$(RELEASE_DIR)/lasker-$(VERSION)-linux-$*,$(call profile_below,$*))
 
-# $(call cross,TRIPLE,RUSTFLAGS,DIR,BUILT,OUT,LINKER,ENV,PROFILE): a build
+# $(call cross,TRIPLE,RUSTFLAGS,DIR,BUILT,OUT,LINKER,ENV,PROFILES): a build
 # for another target (its standard library added by rustup where missing),
-# with PROFILE's PGO where that file exists. Without the linker it is
+# with the PGO of the first of PROFILES (paths) that exists. Without the linker it is
 # skipped, loudly: the other binaries still come.
 define cross
 	@test -n "$(TARGET_DIR)" || { echo "make: cargo metadata named no target directory" >&2; exit 1; }
@@ -183,9 +199,10 @@ define cross
 	@set -e; if ! command -v $(6) > /dev/null; then \
 		echo "make: SKIPPED $(5): no $(6) to link it (Debian: apt-get install $(if $(filter x86_64-pc-windows-gnu,$(1)),gcc-mingw-w64-x86-64,gcc-aarch64-linux-gnu))"; \
 	else \
-		flags="$(2)"; \
-		if [ -n "$(8)" ] && [ -f "$(8)" ]; then \
-			echo "make: $(5): PGO build with the profile $(8)"; flags="$$flags -C profile-use=$(8)"; \
+		flags="$(2)"; profile=""; \
+		for p in $(8); do [ -f "$$p" ] && { profile=$$p; break; }; done; \
+		if [ -n "$$profile" ]; then \
+			echo "make: $(5): PGO build with the profile $$profile"; flags="$$flags -C profile-use=$$profile"; \
 		else echo "make: $(5): plain build"; fi; \
 		rustup target list --installed 2>/dev/null | grep -qx "$(1)" || rustup target add "$(1)"; \
 		$(7) RUSTFLAGS="$$flags" $(CARGO) build --release -p lasker --target $(1) --target-dir "$(3)"; \
@@ -193,12 +210,12 @@ define cross
 	fi
 endef
 
-# A Windows level takes the PGO profile its Linux build made (the same
-# source's, from the Linux binary's workload): 1.085 times the plain
-# build's bench nps under Wine (medians of 7 alternating runs, x86-64-v2),
-# the same nodes. So the Linux level is built first.
+# A Windows level takes the PGO profile its Linux build made or borrowed
+# (the same source's, from the Linux binary's workload): 1.085 times the
+# plain build's bench nps under Wine (medians of 7 alternating runs,
+# x86-64-v2), the same nodes. So the Linux level is built first.
 $(LEVELS:%=release-windows-%): release-windows-%: release-%
-	$(call cross,$(WINDOWS_TARGET),-C target-cpu=$*,$(TARGET_DIR)/windows-$*,lasker.exe,$(RELEASE_DIR)/lasker-$(VERSION)-windows-$*.exe,x86_64-w64-mingw32-gcc,,$(TARGET_DIR)/$*/pgo.profdata)
+	$(call cross,$(WINDOWS_TARGET),-C target-cpu=$*,$(TARGET_DIR)/windows-$*,lasker.exe,$(RELEASE_DIR)/lasker-$(VERSION)-windows-$*.exe,x86_64-w64-mingw32-gcc,,$(TARGET_DIR)/$*/pgo.profdata $(call profile_below,$*))
 
 release-linux-aarch64:
 	$(call cross,$(ARM_TARGET),,$(TARGET_DIR)/aarch64,lasker,$(RELEASE_DIR)/lasker-$(VERSION)-linux-aarch64,$(if $(ARM_LINKER),aarch64-linux-gnu-gcc,cc),$(ARM_LINKER))
