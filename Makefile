@@ -61,12 +61,12 @@ WINDOWS_LEVELS ?= $(LEVELS)
 can_run = [ -z "$$(comm -23 <($(RUSTC) --print cfg -C target-cpu=$(1) | grep target_feature | sort) \
 	<($(RUSTC) --print cfg -C target-cpu=native | grep target_feature | sort))" ]
 
-# $(call pgo_build,CPU,DIR,OUT,CARGO_ARGS,BINARY,WORKLOAD): cargo's BINARY
-# (of the package CARGO_ARGS selects) built for target-cpu CPU under DIR,
-# copied to OUT: with PGO where a profile tool is found and this CPU can
-# run the instrumented build, plainly otherwise. WORKLOAD names the
-# variable holding the profile's shell commands (the instrumented binary
-# is $$exe, the build folder $$dir). The profile is made again only when
+# $(call pgo_build,CPU,DIR,OUT,CARGO_ARGS,BINARY,WORKLOAD[,BORROWED]):
+# cargo's BINARY (of the package CARGO_ARGS selects) built for target-cpu
+# CPU under DIR, copied to OUT: with PGO where a profile tool is found and
+# this CPU can run the instrumented build, plainly otherwise. WORKLOAD
+# names the variable holding the profile's shell commands (the
+# instrumented binary is $$exe, the build folder $$dir). The profile is made again only when
 # the instrumented binary, or this file (the workload), is newer than it.
 # BORROWED (optional) is a profile to use where this CPU can't run CPU's
 # code: the profile of a lower level, made by the same source and
@@ -100,8 +100,8 @@ endef
 
 # The engine's profile: bench and the opening generator.
 ENGINE_WORKLOAD = "$$exe" bench > /dev/null; "$$exe" "genfens 300 seed 1 book None" > /dev/null
-# $(call compile,CPU,DIR,OUT): the engine built for target-cpu CPU under
-# DIR, copied to OUT (with PGO where it can be).
+# $(call compile,CPU,DIR,OUT[,BORROWED]): the engine built for target-cpu
+# CPU under DIR, copied to OUT (with PGO where it can be).
 compile = $(call pgo_build,$(1),$(2),$(3),$(FEATURE_ARGS),lasker,ENGINE_WORKLOAD,$(4))
 
 all: build tools
@@ -191,8 +191,8 @@ $(LEVELS:%=release-%): release-%:
 
 # $(call cross,TRIPLE,RUSTFLAGS,DIR,BUILT,OUT,LINKER,ENV,PROFILES): a build
 # for another target (its standard library added by rustup where missing),
-# with the PGO of the first of PROFILES (paths) that exists. Without the linker it is
-# skipped, loudly: the other binaries still come.
+# with the PGO of the first of PROFILES (paths) that exists. Without the
+# linker it is skipped, loudly: the other binaries still come.
 define cross
 	@test -n "$(TARGET_DIR)" || { echo "make: cargo metadata named no target directory" >&2; exit 1; }
 	@mkdir -p "$(RELEASE_DIR)"
