@@ -137,8 +137,10 @@ struct Anchor {
 /// strength's one. Played as full strength with MultiPV 2 (what the row
 /// does at 10+0.1: weakness 1 never picks another line, and the clock
 /// ends the search long before its budget), it scored -10.4 +/- 57.1 (100
-/// games). The rows below 2700 were not played again with net 19; they
-/// likely play some 50 Elo above their numbers now.
+/// games). Pass 14 (session 44) played 1.1.0's 2300 row: +38.4 +/- 61.5,
+/// inside the band (1.0.0 had played it at +70), so the rows below the top
+/// did not rise with full strength's 50 Elo; the others were not played
+/// again with net 19.
 ///
 /// The three rows below 1350 are for beginners, below Stockfish's range:
 /// a search of a few dozen nodes that chooses among more lines with more
