@@ -66,8 +66,9 @@ can_run = [ -z "$$(comm -23 <($(RUSTC) --print cfg -C target-cpu=$(1) | grep tar
 # CPU under DIR, copied to OUT: with PGO where a profile tool is found and
 # this CPU can run the instrumented build, plainly otherwise. WORKLOAD
 # names the variable holding the profile's shell commands (the
-# instrumented binary is $$exe, the build folder $$dir). The profile is made again only when
-# the instrumented binary, or this file (the workload), is newer than it.
+# instrumented binary is $$exe, the build folder $$dir). The profile is
+# made again only when the instrumented binary, or this file (the
+# workload), is newer than it.
 # BORROWED (optional) is a profile to use where this CPU can't run CPU's
 # code: the profile of a lower level, made by the same source and
 # workload. Functions whose code differs between the levels (the SIMD
@@ -75,7 +76,7 @@ can_run = [ -z "$$(comm -23 <($(RUSTC) --print cfg -C target-cpu=$(1) | grep tar
 # the Windows builds take their Linux level's profile.
 define pgo_build
 	@test -n "$(TARGET_DIR)" || { echo "make: cargo metadata named no target directory" >&2; exit 1; }
-	@set -e; flags="-C target-cpu=$(1)"; dir="$(2)"; \
+	@set -e; flags="-C target-cpu=$(1)"; dir="$(2)"; profile=""; \
 	if [ -n "$(PGO_TOOL)" ] && $(call can_run,$(1)); then \
 		echo "make: $(3): PGO build for $(1) (profile by $(PGO_TOOL))"; \
 		RUSTFLAGS="$$flags -C profile-generate=$$dir/pgo-raw" $(CARGO) build --release $(4) --target $(HOST) --target-dir "$$dir/pgo-generate"; \
@@ -85,12 +86,14 @@ define pgo_build
 			$($(6)); \
 			"$(PGO_TOOL)" merge -o "$$dir/pgo.profdata" "$$dir/pgo-raw"; \
 		fi; \
-		LASKER_PGO=1 RUSTFLAGS="$$flags -C profile-use=$$dir/pgo.profdata" $(CARGO) build --release $(4) --target $(HOST) --target-dir "$$dir/pgo-use"; \
-		cp "$$dir/pgo-use/$(HOST)/release/$(5)" "$(3)"; \
+		profile="$$dir/pgo.profdata"; \
 	elif [ -n "$(PGO_TOOL)" ] && [ -n "$(7)" ] && [ -f "$(7)" ]; then \
 		echo "make: $(3): build for $(1) with the PGO profile $(7) (this CPU can't run $(1) code to profile it)"; \
-		LASKER_PGO=1 RUSTFLAGS="$$flags -C profile-use=$(7)" $(CARGO) build --release $(4) --target $(HOST) --target-dir "$$dir/pgo-borrowed"; \
-		cp "$$dir/pgo-borrowed/$(HOST)/release/$(5)" "$(3)"; \
+		profile="$(7)"; \
+	fi; \
+	if [ -n "$$profile" ]; then \
+		LASKER_PGO=1 RUSTFLAGS="$$flags -C profile-use=$$profile" $(CARGO) build --release $(4) --target $(HOST) --target-dir "$$dir/pgo-use"; \
+		cp "$$dir/pgo-use/$(HOST)/release/$(5)" "$(3)"; \
 	else \
 		echo "make: $(3): plain build for $(1) ($(if $(PGO_TOOL),this CPU can't run $(1) code to profile it,$(PGO_WHY)))"; \
 		RUSTFLAGS="$$flags" $(CARGO) build --release $(4) --target $(HOST) --target-dir "$$dir"; \

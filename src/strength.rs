@@ -138,9 +138,9 @@ struct Anchor {
 /// does at 10+0.1: weakness 1 never picks another line, and the clock
 /// ends the search long before its budget), it scored -10.4 +/- 57.1 (100
 /// games). Pass 14 (session 44) played 1.1.0's 2300 row: +38.4 +/- 61.5,
-/// inside the band (1.0.0 had played it at +70), so the rows below the top
-/// did not rise with full strength's 50 Elo; the others were not played
-/// again with net 19.
+/// inside the band (1.0.0 had played it at +70 +/- 61), so that row shows
+/// no sign of rising with full strength's 50 Elo; the others were not
+/// played again with net 19.
 ///
 /// The three rows below 1350 are for beginners, below Stockfish's range:
 /// a search of a few dozen nodes that chooses among more lines with more
