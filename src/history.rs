@@ -181,7 +181,7 @@ impl QuietContext<'_> {
 
 /// Correction history: how far the static evaluation was from what the
 /// search found, in positions that share a pawn structure, a side's pieces,
-/// or the last two moves. The search adds what these tables say to the
+/// the minor pieces and kings, or the last two moves. The search adds what these tables say to the
 /// static evaluation its pruning uses: a net that misjudges a structure
 /// misjudges it in every position that has it.
 ///
@@ -191,6 +191,7 @@ impl QuietContext<'_> {
 pub struct CorrectionHistory {
     pawns: Box<[[i16; CORRECTION_SLOTS]; 2]>,
     non_pawns: Box<[[[i16; CORRECTION_SLOTS]; 2]; 2]>,
+    minors: Box<[[i16; CORRECTION_SLOTS]; 2]>,
     continuation: Box<[[ContinuationRow; 64]; 12]>,
 }
 
@@ -213,6 +214,7 @@ pub struct CorrectionKeys {
     pub side: Color,
     pub pawns: u64,
     pub non_pawns: [u64; 2],
+    pub minors: u64,
     pub moves: Option<(PieceTo, PieceTo)>,
 }
 
@@ -225,6 +227,10 @@ impl Default for CorrectionHistory {
                 .try_into()
                 .expect("2 sides"),
             non_pawns: vec![[[0; CORRECTION_SLOTS]; 2]; 2]
+                .into_boxed_slice()
+                .try_into()
+                .expect("2 sides"),
+            minors: vec![[0; CORRECTION_SLOTS]; 2]
                 .into_boxed_slice()
                 .try_into()
                 .expect("2 sides"),
@@ -252,6 +258,7 @@ impl CorrectionHistory {
             &mut self.pawns[side][slot(keys.pawns)],
             &mut white[side][slot(keys.non_pawns[0])],
             &mut black[side][slot(keys.non_pawns[1])],
+            &mut self.minors[side][slot(keys.minors)],
         ]
         .into_iter()
         .chain(continuation)
@@ -259,14 +266,15 @@ impl CorrectionHistory {
 
     /// The correction for a node, in centipawns: each table's value by its
     /// weight (`params`, in 1/1024ths). By default the pawn table weighs
-    /// twice each other's, as it is the best informed, and where all four
-    /// agree the correction is 5/4 of their error: each table alone sees
-    /// only part of it.
+    /// twice each other's, as it is the best informed, and where all five
+    /// agree the correction is about 3/2 of their error: each table alone
+    /// sees only part of it.
     pub fn correction(&self, keys: &CorrectionKeys) -> i32 {
         let side = keys.side as usize;
         let pawns = i32::from(self.pawns[side][slot(keys.pawns)]);
         let white = i32::from(self.non_pawns[0][side][slot(keys.non_pawns[0])]);
         let black = i32::from(self.non_pawns[1][side][slot(keys.non_pawns[1])]);
+        let minors = i32::from(self.minors[side][slot(keys.minors)]);
         let continuation = keys.moves.map_or(0, |(two_back, one_back)| {
             i32::from(
                 self.continuation[two_back.piece as usize][two_back.to as usize]
@@ -275,6 +283,7 @@ impl CorrectionHistory {
         });
         let weighted = params::correction_pawn_weight() * pawns
             + params::correction_non_pawn_weight() * (white + black)
+            + params::correction_minor_weight() * minors
             + params::correction_continuation_weight() * continuation;
         weighted / (1024 * CORRECTION_GRAIN)
     }
@@ -344,11 +353,13 @@ mod tests {
             side: Color::White,
             pawns: 1,
             non_pawns: [2, 3],
+            minors: 4,
             moves: Some((e4, e4)),
         };
         // Each table learns the error; the correction is their weighted sum.
         let weights = params::correction_pawn_weight()
             + 2 * params::correction_non_pawn_weight()
+            + params::correction_minor_weight()
             + params::correction_continuation_weight();
         let full = 40 * weights / 1024;
         for _ in 0..50 {

@@ -198,6 +198,7 @@ params! {
     // 1/1024ths of its value ...
     correction_pawn_weight = 528, 128..=1024, step 32;
     correction_non_pawn_weight = 272, 64..=768, step 24;
+    correction_minor_weight = 256, 64..=768, step 24;
     correction_continuation_weight = 269, 64..=768, step 24;
     /// ... and the most one search's lesson weighs, out of 256 (its depth d
     /// gives it d² + 2d + 1).

@@ -7,9 +7,10 @@
 //!   passant counted only when a legal en-passant capture exists) is updated
 //!   incrementally on every move from the public key tables; tests check it
 //!   against the from-scratch key.
-//! * Two more keys kept the same way, for the correction histories of the
-//!   search: the pawn key (the pawns alone) and each side's non-pawn key
-//!   (its pieces and king); tests check them against a full computation.
+//! * More keys kept the same way, for the correction histories of the
+//!   search: the pawn key (the pawns alone), each side's non-pawn key (its
+//!   pieces and king) and the minor-piece key (both sides' knights, bishops
+//!   and kings); tests check them against a full computation.
 //! * The repetition counter table: one small counter per low bits of the key,
 //!   incremented when a position is pushed and decremented when it is popped.
 //!   A counter of 1 proves the current position occurs nowhere else on the
@@ -83,9 +84,10 @@ pub fn full_key(pos: &Chess) -> u64 {
     z.0
 }
 
-/// The pawn key and each side's non-pawn key of `pos`, computed from
-/// scratch: the Zobrist keys of the pawns, and of each side's other pieces
-/// and king.
+/// The pawn key, each side's non-pawn key and the minor-piece key of
+/// `pos`, computed from scratch: the Zobrist keys of the pawns, of each
+/// side's other pieces and king, and of both sides' knights, bishops and
+/// kings.
 pub fn full_structure_keys(pos: &Chess) -> StructureKeys {
     let board = pos.board();
     let mut keys = StructureKeys::default();
@@ -95,12 +97,14 @@ pub fn full_structure_keys(pos: &Chess) -> StructureKeys {
     keys
 }
 
-/// The keys of the pawn structure and of each side's pieces: positions that
-/// share one tend to share the evaluation's errors.
+/// The keys of the pawn structure, of each side's pieces and of the minor
+/// pieces with the kings: positions that share one tend to share the
+/// evaluation's errors.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StructureKeys {
     pub pawns: u64,
     pub non_pawns: [u64; 2],
+    pub minors: u64,
 }
 
 impl StructureKeys {
@@ -111,6 +115,9 @@ impl StructureKeys {
             self.pawns ^= key;
         } else {
             self.non_pawns[piece.color as usize] ^= key;
+        }
+        if matches!(piece.role, Role::Knight | Role::Bishop | Role::King) {
+            self.minors ^= key;
         }
     }
 
@@ -354,7 +361,7 @@ impl Position {
         self.top().key
     }
 
-    /// The pawn key and the non-pawn keys (see `StructureKeys`).
+    /// The pawn, non-pawn and minor-piece keys (see `StructureKeys`).
     pub fn structure_keys(&self) -> StructureKeys {
         self.top().structure
     }

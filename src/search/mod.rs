@@ -569,6 +569,7 @@ impl<'a> Searcher<'a> {
             side: self.pos.turn(),
             pawns: structure.pawns,
             non_pawns: structure.non_pawns,
+            minors: structure.minors,
             moves: back(2).zip(back(1)),
         }
     }
