@@ -181,9 +181,9 @@ impl QuietContext<'_> {
 
 /// Correction history: how far the static evaluation was from what the
 /// search found, in positions that share a pawn structure, a side's pieces,
-/// the minor pieces and kings, or the last two moves. The search adds what these tables say to the
-/// static evaluation its pruning uses: a net that misjudges a structure
-/// misjudges it in every position that has it.
+/// the minor pieces and kings, or the last two moves. The search adds what
+/// these tables say to the static evaluation its pruning uses: a net that
+/// misjudges a structure misjudges it in every position that has it.
 ///
 /// Each table holds, per side to move and key slot, a moving average of
 /// `search score − static evaluation` in 1/`CORRECTION_GRAIN` centipawns,
