@@ -218,22 +218,25 @@ pub struct CorrectionKeys {
     pub moves: Option<(PieceTo, PieceTo)>,
 }
 
+/// A zeroed keyed table, a row for each side to move, made on the heap
+/// without a temporary on the stack.
+fn keyed_table() -> Box<[[i16; CORRECTION_SLOTS]; 2]> {
+    vec![[0; CORRECTION_SLOTS]; 2]
+        .into_boxed_slice()
+        .try_into()
+        .expect("2 sides")
+}
+
 impl Default for CorrectionHistory {
     fn default() -> Self {
         let continuation: Vec<[ContinuationRow; 64]> = vec![[[[0; 64]; 12]; 64]; 12];
         CorrectionHistory {
-            pawns: vec![[0; CORRECTION_SLOTS]; 2]
-                .into_boxed_slice()
-                .try_into()
-                .expect("2 sides"),
+            pawns: keyed_table(),
             non_pawns: vec![[[0; CORRECTION_SLOTS]; 2]; 2]
                 .into_boxed_slice()
                 .try_into()
                 .expect("2 sides"),
-            minors: vec![[0; CORRECTION_SLOTS]; 2]
-                .into_boxed_slice()
-                .try_into()
-                .expect("2 sides"),
+            minors: keyed_table(),
             continuation: continuation.into_boxed_slice().try_into().expect("12 rows"),
         }
     }
