@@ -130,6 +130,17 @@ fn apply_bonus_i16(entry: &mut i16, bonus: i32) {
     *entry = wide as i16;
 }
 
+/// `N` copies of `row` in one array on the heap. The tables are too big for
+/// `Box::new([row; N])`, whose array is first built on the stack and would
+/// overflow a search thread's stack; a `Vec` is filled on the heap directly.
+fn boxed_rows<T: Clone, const N: usize>(row: T) -> Box<[T; N]> {
+    let rows: Box<[T]> = vec![row; N].into_boxed_slice();
+    match rows.try_into() {
+        Ok(array) => array,
+        Err(_) => unreachable!("vec![row; N] holds N rows"),
+    }
+}
+
 /// Continuation history: a `ContinuationRow` for each (piece, target) of an
 /// earlier move. The search looks rows up by the moves 1 and 2 plies back.
 pub struct ContinuationHistory {
@@ -138,11 +149,9 @@ pub struct ContinuationHistory {
 
 impl Default for ContinuationHistory {
     fn default() -> Self {
-        // 12 × 64 rows of 12 × 64 entries (2.4 MB): built on the heap, as a
-        // stack temporary that large would overflow a search thread's stack.
-        let rows: Vec<[ContinuationRow; 64]> = vec![[[[0; 64]; 12]; 64]; 12];
+        // 12 × 64 rows of 12 × 64 entries (1.2 MB), built on the heap.
         ContinuationHistory {
-            rows: rows.into_boxed_slice().try_into().expect("12 rows"),
+            rows: boxed_rows([[[0; 64]; 12]; 64]),
         }
     }
 }
@@ -218,26 +227,14 @@ pub struct CorrectionKeys {
     pub moves: Option<(PieceTo, PieceTo)>,
 }
 
-/// A zeroed keyed table, a row for each side to move, made on the heap
-/// without a temporary on the stack.
-fn keyed_table() -> Box<[[i16; CORRECTION_SLOTS]; 2]> {
-    vec![[0; CORRECTION_SLOTS]; 2]
-        .into_boxed_slice()
-        .try_into()
-        .expect("2 sides")
-}
-
 impl Default for CorrectionHistory {
     fn default() -> Self {
-        let continuation: Vec<[ContinuationRow; 64]> = vec![[[[0; 64]; 12]; 64]; 12];
+        // A keyed table has a row for each side to move.
         CorrectionHistory {
-            pawns: keyed_table(),
-            non_pawns: vec![[[0; CORRECTION_SLOTS]; 2]; 2]
-                .into_boxed_slice()
-                .try_into()
-                .expect("2 sides"),
-            minors: keyed_table(),
-            continuation: continuation.into_boxed_slice().try_into().expect("12 rows"),
+            pawns: boxed_rows([0; CORRECTION_SLOTS]),
+            non_pawns: boxed_rows([[0; CORRECTION_SLOTS]; 2]),
+            minors: boxed_rows([0; CORRECTION_SLOTS]),
+            continuation: boxed_rows([[[0; 64]; 12]; 64]),
         }
     }
 }
