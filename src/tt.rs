@@ -105,10 +105,9 @@ impl TtEntry {
     }
 }
 
-/// Mate scores are stored as distance from the node, not from the root, so
-/// that an entry is right wherever the position recurs in the tree.
 /// Mates and tablebase wins are stored relative to the node (distance from
-/// it, not from the root), so that they stay true in other searches.
+/// it, not from the root), so that an entry stays true wherever the
+/// position recurs, in this search or another.
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score >= TB_WIN_BOUND {
         score + ply as i32
@@ -119,6 +118,7 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// A stored score back relative to the root, for a node `ply` plies from it.
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
     if score >= TB_WIN_BOUND {
         score - ply as i32
