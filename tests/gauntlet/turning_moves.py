@@ -28,16 +28,19 @@ def non_pawn_material(board):
     return sum(PIECE_VALUES.get(p.piece_type, 0) for p in board.piece_map().values())
 
 
+def lasker_side(game):
+    return chess.WHITE if game.headers["White"].startswith("Lasker") else chess.BLACK
+
+
 def lasker_lost(game):
-    lasker_white = game.headers["White"].startswith("Lasker")
-    return game.headers["Result"] == ("0-1" if lasker_white else "1-0")
+    return game.headers["Result"] == ("0-1" if lasker_side(game) == chess.WHITE else "1-0")
 
 
 def turning_move(game, stockfish, depth):
     """(board before the move, the move) of the first Lasker move that lost 100 cp or more while
     the game was within 150, or None where the game drifted away without one."""
     board = game.board()
-    lasker = chess.WHITE if game.headers["White"].startswith("Lasker") else chess.BLACK
+    lasker = lasker_side(game)
 
     def score(b):
         info = stockfish.analyse(b, chess.engine.Limit(depth=depth))
@@ -45,13 +48,14 @@ def turning_move(game, stockfish, depth):
 
     before = score(board)
     for move in game.mainline_moves():
-        mover, position = board.turn, board.copy()
+        mover = board.turn
         board.push(move)
         if board.is_game_over():
             return None
         after = score(board)
         if mover == lasker and before >= -150 and before - after >= 100:
-            return position, move
+            board.pop()
+            return board, move
         before = after
     return None
 
