@@ -28,6 +28,11 @@ def non_pawn_material(board):
     return sum(PIECE_VALUES.get(p.piece_type, 0) for p in board.piece_map().values())
 
 
+def score(engine, board, limit, side):
+    """The engine's score of board from side's point of view, mates as ±3000."""
+    return engine.analyse(board, limit)["score"].pov(side).score(mate_score=3000)
+
+
 def lasker_side(game):
     return chess.WHITE if game.headers["White"].startswith("Lasker") else chess.BLACK
 
@@ -41,18 +46,14 @@ def turning_move(game, stockfish, depth):
     the game was within 150, or None where the game drifted away without one."""
     board = game.board()
     lasker = lasker_side(game)
-
-    def score(b):
-        info = stockfish.analyse(b, chess.engine.Limit(depth=depth))
-        return info["score"].pov(lasker).score(mate_score=3000)
-
-    before = score(board)
+    limit = chess.engine.Limit(depth=depth)
+    before = score(stockfish, board, limit, lasker)
     for move in game.mainline_moves():
         mover = board.turn
         board.push(move)
         if board.is_game_over():
             return None
-        after = score(board)
+        after = score(stockfish, board, limit, lasker)
         if mover == lasker and before >= -150 and before - after >= 100:
             board.pop()
             return board, move
@@ -89,9 +90,9 @@ def main():
             board, played = found
             side = board.turn
             limit = chess.engine.Limit(depth=args.confirm_depth)
-            best = stockfish.analyse(board, limit)["score"].pov(side).score(mate_score=3000)
+            best = score(stockfish, board, limit, side)
             board.push(played)
-            after = stockfish.analyse(board, limit)["score"].pov(side).score(mate_score=3000)
+            after = score(stockfish, board, limit, side)
             board.pop()
             again = lasker.play(board, chess.engine.Limit(time=args.time)).move
             material = non_pawn_material(board)
