@@ -1,0 +1,28 @@
+#!/bin/bash
+# Starts self-play datagen in the background on both cores, with the tools'
+# embedded net, writing into the data folder (default ../data beside the
+# checkout, as ../shared is): net<TAG>-s<SEED>.vf, datagen-s<SEED>.log,
+# datagen.pid (for match-paused.sh) and a line in ledger.txt.
+#
+#   tools/scripts/datagen-bg.sh SEED
+#   env: TOOLS  the lasker-tools binary (default DATA/lasker-tools)
+#        TAG    the embedded net's number, for the file name (default 22)
+#        DATA   the data folder (default ../data)
+#
+# Take a new seed every start (docs/evaluation.md, "Data for the next net",
+# lists those used) and stop with `kill $(cat DATA/datagen.pid)`.
+set -euo pipefail
+SEED=${1:?usage: datagen-bg.sh SEED}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+DATA=$(mkdir -p "${DATA:-$ROOT/../data}" && cd "${DATA:-$ROOT/../data}" && pwd)
+TOOLS=${TOOLS:-$DATA/lasker-tools}
+TAG=${TAG:-22}
+SYZYGY=$ROOT/../shared/syzygy
+OUT=$DATA/net$TAG-s$SEED.vf
+[ -e "$OUT" ] && { echo "datagen-bg.sh: $OUT exists: take a new seed" >&2; exit 1; }
+args=(datagen --out "$OUT" --threads 2 --seed "$SEED" --net embedded)
+[ -d "$SYZYGY" ] && args+=(--syzygy "$SYZYGY")
+echo "$(date -u +%FT%T) datagen start: $TOOLS ${args[*]}" >> "$DATA/ledger.txt"
+setsid nohup "$TOOLS" "${args[@]}" > "$DATA/datagen-s$SEED.log" 2>&1 < /dev/null &
+echo $! > "$DATA/datagen.pid"
+echo "datagen seed $SEED: pid $!, $OUT"
