@@ -2,7 +2,7 @@
 //!
 //! Dependencies run one way: `uci` → `engine` → `search` → `movepick`
 //! (with `movegen`, `see` and `history`, the move histories), `evaluator`
-//! → `eval_cache` and `nnue`, `tt`, `timeman`,
+//! → `eval_cache` and `nnue`, `tt` (on `huge_pages`), `timeman`,
 //! `tablebase` (Syzygy probes, which knows nothing of scores), `score` (the
 //! score scale both `search` and `tt` speak), `wdl` (the win/draw/loss
 //! chances of a score, for `UCI_ShowWDL`), and
@@ -29,6 +29,7 @@ pub mod eval_cache;
 pub mod evaluator;
 pub mod genfens;
 pub mod history;
+pub mod huge_pages;
 pub mod movegen;
 pub mod movepick;
 pub mod nnue;

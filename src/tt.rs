@@ -22,6 +22,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
+use crate::huge_pages;
 use crate::params;
 use crate::score::TB_WIN_BOUND;
 
@@ -231,8 +232,11 @@ impl TranspositionTable {
         fresh
             .try_reserve_exact(count)
             .map_err(|_| AllocError { megabytes })?;
-        // Only now let the old table go, then touch the new pages so that
-        // resident memory matches the setting from the start.
+        // Huge pages where the system gives them (`huge_pages`), asked for
+        // before the pages are touched. Only now let the old table go, then
+        // touch the new pages so that resident memory matches the setting
+        // from the start.
+        huge_pages::advise(fresh.as_ptr(), count * std::mem::size_of::<Bucket>());
         self.buckets = Vec::new();
         fresh.resize_with(count, Bucket::default);
         self.buckets = fresh;
@@ -283,6 +287,12 @@ impl TranspositionTable {
         {
             ReplacementPolicy::ALL
         }
+    }
+
+    /// The address of the middle bucket (tests of the table's memory).
+    #[cfg(test)]
+    pub(crate) fn middle_address(&self) -> usize {
+        &self.buckets[self.buckets.len() / 2] as *const Bucket as usize
     }
 
     pub fn megabytes(&self) -> usize {
