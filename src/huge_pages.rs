@@ -80,9 +80,8 @@ mod tests {
 
     /// Where the kernel gives huge pages on request, a 64 MB table is on
     /// them (some, at least); without the advice a `madvise` system gives
-    /// it none. (Read off
-    /// the table's own mapping: the tests beside it make and drop tables
-    /// of their own.)
+    /// it none. Read off the table's own mapping: the tests beside it make
+    /// and drop tables of their own.
     #[test]
     fn a_large_table_is_on_huge_pages_where_the_kernel_gives_them() {
         let setting = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
@@ -100,7 +99,8 @@ mod tests {
             return;
         };
         assert!(
-            // One huge page at least: a loaded machine may not find 32.
+            // One huge page at least, not all 32: a busy machine may have
+            // few free.
             huge >= 2048,
             "{huge} kB of a 64 MB table on huge pages ({})",
             setting.trim()
