@@ -289,8 +289,12 @@ impl TranspositionTable {
         }
     }
 
-    /// The address of the middle bucket (tests of the table's memory).
-    #[cfg(test)]
+    /// The address of the middle bucket (`huge_pages`' test).
+    #[cfg(all(
+        test,
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    ))]
     pub(crate) fn middle_address(&self) -> usize {
         &self.buckets[self.buckets.len() / 2] as *const Bucket as usize
     }
