@@ -46,7 +46,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use arrayvec::ArrayVec;
 
-use super::model::{Layout, Trainer, inputs, screlu, sigmoid, target};
+use super::model::{Layout, Objective, Trainer, inputs, screlu};
 use crate::trainingdata::ChessBoard;
 use lasker::nnue::{self, features::PIECE_SQUARES};
 
@@ -101,7 +101,7 @@ impl Trainer {
     pub(super) fn batch_gradient(
         &self,
         batch: &[ChessBoard],
-        wdl: f32,
+        objective: Objective,
         threads: usize,
         grad: &mut [f32],
     ) -> f32 {
@@ -111,7 +111,7 @@ impl Trainer {
             .map(|r| Sample {
                 active: inputs(self.shape, r),
                 bucket: nnue::output_bucket(r.occ.count_ones(), buckets),
-                target: target(r, wdl),
+                target: objective.target(r),
             })
             .collect();
         // Every thread gets at least one line of columns (a narrow net
@@ -153,6 +153,7 @@ impl Trainer {
                 .map(|(t, grad)| {
                     let work = Columns {
                         trainer: self,
+                        objective,
                         rows,
                         thread: t,
                         threads,
@@ -176,6 +177,7 @@ impl Trainer {
 /// One thread's part of a batch: its columns of every position.
 struct Columns<'a> {
     trainer: &'a Trainer,
+    objective: Objective,
     rows: Rows,
     thread: usize,
     threads: usize,
@@ -235,9 +237,9 @@ impl Columns<'_> {
                 for t in 0..self.threads {
                     out += f32::from_bits(shares[t * GROUP + i].load(Ordering::Relaxed));
                 }
-                let predicted = sigmoid(out);
+                let predicted = self.objective.predict(out);
                 let error = predicted - sample.target;
-                let g = 2.0 * error * predicted * (1.0 - predicted);
+                let g = 2.0 * error * self.objective.slope(predicted);
                 if let Some(totals) = &mut totals {
                     totals.output_bias[sample.bucket] += g;
                     totals.loss += error * error;

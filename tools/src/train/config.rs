@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use lasker::nnue::{self, InputBuckets, Shape};
 
+use super::model::Objective;
+
 #[derive(Clone, Debug)]
 pub struct Config {
     pub data: Vec<PathBuf>,
@@ -13,6 +15,8 @@ pub struct Config {
     pub lr: f32,
     pub final_lr: f32,
     pub wdl: f32,
+    /// Centipawns per unit of the sigmoid's input (`Objective::scale`).
+    pub scale: f32,
     /// Show each position mirrored left to right in half the epochs' draws:
     /// the evaluation is (all but castling, which the net doesn't see)
     /// symmetric, so this doubles what little data there is. A net whose
@@ -54,6 +58,7 @@ impl Default for Config {
             // A few thousand games' results are too few to learn from: the
             // net memorises them (docs/evaluation.md).
             wdl: 0.0,
+            scale: nnue::SCALE as f32,
             mirror: true,
             weight_decay: 0.01,
             threads: 2,
@@ -70,7 +75,8 @@ impl Default for Config {
 
 pub const USAGE: &str =
     "usage: lasker-tools train --data FILE [--data FILE ...] --out DIR [--epochs N]
-                    [--batch N] [--lr X] [--final-lr X] [--wdl X] [--mirror on|off]
+                    [--batch N] [--lr X] [--final-lr X] [--wdl X] [--scale CP]
+                    [--mirror on|off]
                     [--weight-decay X]
                     [--threads N] [--validation SHARE|POSITIONS] [--seed S]
                     [--resume DIR/checkpoint.bin]
@@ -88,10 +94,21 @@ pub const USAGE: &str =
   --input-buckets: copies of the inputs chosen by each side's king square, the board mirrored
   to put the king on files a-d; --hidden: a multiple of 16 up to 1024; --output-buckets 8 gives
   each piece count band (2-5 pieces, 6-9, ..., 30-32) its own output layer.
+  --wdl: the game's result's share of the target (default 0: the search score alone);
+  --scale: the centipawns a score is divided by before the sigmoid that reads it, and the
+  output alike (default 400; the net's centipawns stay the search's whatever the scale).
   --validation: the data's last positions held out, as a share under 0.5 (default 0.02) or a
   count (from 1 up: the same positions whatever files are added before the last one).";
 
 impl Config {
+    /// What the net learns to predict (`--wdl`, `--scale`).
+    pub fn objective(&self) -> Objective {
+        Objective {
+            wdl: self.wdl,
+            scale: self.scale,
+        }
+    }
+
     /// How many of `records` positions are held out for validation.
     pub fn held_out(&self, records: usize) -> usize {
         if self.validation >= 1.0 {
@@ -122,6 +139,7 @@ impl Config {
                 "--lr" => c.lr = num(flag, value)?,
                 "--final-lr" => c.final_lr = num(flag, value)?,
                 "--wdl" => c.wdl = num(flag, value)?,
+                "--scale" => c.scale = num(flag, value)?,
                 "--mirror" => {
                     c.mirror = match value.as_str() {
                         "on" | "true" => true,
@@ -163,6 +181,12 @@ impl Config {
                 "--wdl must be in 0..1 and --validation a share in 0..0.5 or a count of positions"
                     .into(),
             );
+        }
+        if !(c.scale.is_finite() && c.scale >= 1.0) {
+            return Err(format!(
+                "--scale must be a number of centipawns from 1 up, not {}",
+                c.scale
+            ));
         }
         c.shape.input_buckets = InputBuckets::new(input_buckets).ok_or_else(|| {
             format!(

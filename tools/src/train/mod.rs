@@ -109,7 +109,7 @@ pub fn run(config: &Config) -> Result<f32, String> {
     );
     let mut grad = vec![0.0f32; trainer.layout.params];
     let batches = train.len() / config.batch;
-    let mut last = trainer.loss(&validation, config.wdl, config.threads);
+    let mut last = trainer.loss(&validation, config.objective(), config.threads);
     eprintln!("epoch {} validation loss {last:.6}", trainer.epoch);
     let mut log = fs::OpenOptions::new()
         .create(true)
@@ -158,7 +158,7 @@ pub fn run(config: &Config) -> Result<f32, String> {
             }
         }
         trainer.epoch = epoch;
-        last = trainer.loss(&validation, config.wdl, config.threads);
+        last = trainer.loss(&validation, config.objective(), config.threads);
         let seconds = start.elapsed().as_secs_f64();
         let line = format!(
             "epoch {epoch} train loss {:.6} validation loss {last:.6} time {seconds:.1} s ({:.0} pos/s)",

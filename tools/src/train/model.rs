@@ -5,9 +5,11 @@
 //!
 //! The net: `(768 x input buckets -> hidden) x 2 -> output buckets` with
 //! SCReLU (clamp to [0, 1], squared). Its output times `SCALE` (400) is
-//! centipawns, so a position's predicted result is `sigmoid(output)`; the
-//! target blends the game's result with the search score: `wdl * result +
-//! (1 - wdl) * sigmoid(score / 400)`, and the loss is the squared
+//! centipawns, the search's. The `Objective` reads centipawns as an
+//! expected score through `sigmoid(cp / scale)` (`--scale`, 400 by
+//! default): the prediction is `sigmoid(output * 400 / scale)`, the target
+//! blends the game's result with the search score, `wdl * result + (1 -
+//! wdl) * sigmoid(score / scale)`, and the loss is the squared
 //! difference. Inputs are sparse (at most 32 per perspective): the forward
 //! pass sums the rows of the active inputs, which `nnue::features` names
 //! exactly as the engine does, and the backward pass adds the
@@ -122,9 +124,54 @@ pub(super) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-pub(super) fn target(record: &ChessBoard, wdl: f32) -> f32 {
-    let result = f32::from(record.result) / 2.0;
-    wdl * result + (1.0 - wdl) * sigmoid(f32::from(record.score) / EVAL_SCALE)
+/// What the net learns to predict, and how its output and a search score
+/// read as an expected score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Objective {
+    /// The game's result's share of the target (`--wdl`); the rest is the
+    /// search score's.
+    pub wdl: f32,
+    /// The centipawns that move the expected score by one unit of the
+    /// sigmoid's input (`--scale`): where the games' results follow
+    /// `sigmoid(score / scale)`, blending them in leaves the net's
+    /// centipawns where the search's are. Lasker's 3,000-node self-play
+    /// fits about 300 (docs/evaluation.md); 400 by default.
+    pub scale: f32,
+}
+
+impl Objective {
+    /// The search score alone at the default scale (`--wdl 0`).
+    pub const SCORES: Objective = Objective {
+        wdl: 0.0,
+        scale: EVAL_SCALE,
+    };
+
+    /// `wdl` of the result at the default scale.
+    pub fn with_wdl(wdl: f32) -> Objective {
+        Objective {
+            wdl,
+            scale: EVAL_SCALE,
+        }
+    }
+
+    pub(super) fn target(&self, record: &ChessBoard) -> f32 {
+        let result = f32::from(record.result) / 2.0;
+        self.wdl * result + (1.0 - self.wdl) * sigmoid(f32::from(record.score) / self.scale)
+    }
+
+    /// The expected score the float output predicts (the output is in
+    /// units of `EVAL_SCALE` centipawns).
+    #[inline]
+    pub(super) fn predict(&self, output: f32) -> f32 {
+        sigmoid(output * EVAL_SCALE / self.scale)
+    }
+
+    /// The derivative of `predict` at the output that predicted
+    /// `predicted`.
+    #[inline]
+    pub(super) fn slope(&self, predicted: f32) -> f32 {
+        predicted * (1.0 - predicted) * EVAL_SCALE / self.scale
+    }
 }
 
 #[inline]
@@ -218,7 +265,7 @@ impl Trainer {
     }
 
     /// Mean loss over `records`, on `threads` threads.
-    pub fn loss(&self, records: &[ChessBoard], wdl: f32, threads: usize) -> f32 {
+    pub fn loss(&self, records: &[ChessBoard], objective: Objective, threads: usize) -> f32 {
         if records.is_empty() {
             return 0.0;
         }
@@ -230,7 +277,7 @@ impl Trainer {
                     s.spawn(move || {
                         part.iter()
                             .map(|r| {
-                                let e = sigmoid(self.output(r)) - target(r, wdl);
+                                let e = objective.predict(self.output(r)) - objective.target(r);
                                 f64::from(e * e)
                             })
                             .sum::<f64>()

@@ -18,7 +18,7 @@ impl Trainer {
         lr: f32,
         grad: &mut [f32],
     ) -> f32 {
-        let loss = self.batch_gradient(batch, config.wdl, config.threads, grad);
+        let loss = self.batch_gradient(batch, config.objective(), config.threads, grad);
         self.step += 1;
         self.apply_gradient(grad, batch.len(), config, lr);
         loss / batch.len() as f32

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::model::{EVAL_SCALE, Layout};
+use super::model::{EVAL_SCALE, Layout, Objective};
 use super::*;
 use crate::datagen;
 use crate::trainingdata::{self, ChessBoard};
@@ -44,11 +44,11 @@ fn training_lowers_the_loss_and_a_resumed_run_ends_where_a_whole_one_does() {
         ..Config::default()
     };
     let records = data::load(&data).unwrap().records;
-    let before = Trainer::new(1, Shape::default()).loss(&records, 0.3, 2);
+    let before = Trainer::new(1, Shape::default()).loss(&records, Objective::with_wdl(0.3), 2);
     let whole = run(&config("whole", 4)).unwrap();
     let trained = Trainer::load_checkpoint(&dir.join("whole/checkpoint.bin"))
         .unwrap()
-        .loss(&records, 0.3, 2);
+        .loss(&records, Objective::with_wdl(0.3), 2);
     assert!(trained < before * 0.9, "loss {trained}, untrained {before}");
 
     let first_part = Config {
@@ -140,10 +140,20 @@ fn mirroring_flips_files() {
 fn bad_arguments_and_data_are_errors() {
     let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
     assert!(Config::from_args(&args("--data a.bin --out o --epochs 3")).is_ok());
+    let scaled = Config::from_args(&args("--data a --out o --wdl 0.3 --scale 300")).unwrap();
+    assert_eq!(
+        scaled.objective(),
+        Objective {
+            wdl: 0.3,
+            scale: 300.0
+        }
+    );
     for bad in [
         "--out o",
         "--data a.bin",
         "--data a --out o --wdl 2",
+        "--data a --out o --scale 0",
+        "--data a --out o --scale -300",
         "--data a --out o --lr x",
         "--data a --out o --resume c.bin --init n.nnue",
         "--data a --out o --grow n.nnue --init n.nnue",
@@ -497,11 +507,11 @@ fn a_net_with_input_buckets_trains_and_keeps_its_shape() {
     };
     let records = data::load(&data).unwrap().records;
     let before = Trainer::new(1, shape);
-    let untrained = before.loss(&records, 0.0, 2);
+    let untrained = before.loss(&records, Objective::SCORES, 2);
     run(&config).unwrap();
     let trained = Trainer::load_checkpoint(&dir.join("out/checkpoint.bin")).unwrap();
     assert_eq!(trained.shape(), shape);
-    assert!(trained.loss(&records, 0.0, 2) < untrained * 0.9);
+    assert!(trained.loss(&records, Objective::SCORES, 2) < untrained * 0.9);
     let net = Network::load(&dir.join("out/net-3.nnue")).unwrap();
     assert_eq!(net.shape(), shape);
     assert_eq!(net.version(), 3);
@@ -624,7 +634,12 @@ fn validation_is_a_share_or_a_count_of_positions() {
 /// One position's gradient written out plainly, over the whole hidden
 /// layer at once: the reference for `batch`'s split passes. Adds to
 /// `grad`; returns the squared error.
-fn reference_gradient(trainer: &Trainer, record: &ChessBoard, wdl: f32, grad: &mut [f32]) -> f32 {
+fn reference_gradient(
+    trainer: &Trainer,
+    record: &ChessBoard,
+    objective: Objective,
+    grad: &mut [f32],
+) -> f32 {
     let (l, p) = (trainer.layout, &trainer.params);
     let h = l.h;
     let active = model::inputs(trainer.shape(), record);
@@ -639,10 +654,12 @@ fn reference_gradient(trainer: &Trainer, record: &ChessBoard, wdl: f32, grad: &m
             acc[side * h + j] = a;
         }
     }
-    let out = trainer.output(record);
-    let predicted = model::sigmoid(out);
-    let error = predicted - model::target(record, wdl);
-    let g = 2.0 * error * predicted * (1.0 - predicted);
+    // The prediction is sigmoid(out · k), k = 400 / scale: its derivative
+    // is p (1 − p) k.
+    let k = EVAL_SCALE / objective.scale;
+    let predicted = model::sigmoid(trainer.output(record) * k);
+    let error = predicted - objective.target(record);
+    let g = 2.0 * error * predicted * (1.0 - predicted) * k;
     grad[l.b2 + bucket] += g;
     for side in 0..2 {
         let w2 = l.w2 + (2 * bucket + side) * h;
@@ -669,7 +686,7 @@ fn reference_gradient(trainer: &Trainer, record: &ChessBoard, wdl: f32, grad: &m
 /// The batch's gradient, its hidden layer split over 1 to 5 threads (a
 /// net too narrow for them takes fewer), equals the sum of the positions'
 /// gradients written out plainly, for plain and bucketed shapes, over
-/// several groups of positions.
+/// several groups of positions, at a scale other than the default.
 #[test]
 fn the_split_batch_gradient_is_the_sum_of_the_positions_gradients() {
     let mut records = Vec::new();
@@ -686,6 +703,10 @@ fn the_split_batch_gradient_is_the_sum_of_the_positions_gradients() {
         }
     }
     assert!(records.len() > 2 * 128, "{} positions", records.len());
+    let objective = Objective {
+        wdl: 0.3,
+        scale: 300.0,
+    };
     let shapes = [(1, 32, 1), (4, 48, 8), (16, 16, 8)];
     for (buckets, hidden, outputs) in shapes {
         let shape = Shape {
@@ -701,13 +722,13 @@ fn the_split_batch_gradient_is_the_sum_of_the_positions_gradients() {
         let mut reference = vec![0.0f32; trainer.parameters()];
         let reference_loss: f32 = records
             .iter()
-            .map(|r| reference_gradient(&trainer, r, 0.3, &mut reference))
+            .map(|r| reference_gradient(&trainer, r, objective, &mut reference))
             .sum();
         let nonzero = reference.iter().filter(|&&g| g != 0.0).count();
         assert!(nonzero > 5_000, "{shape}: {nonzero} nonzero");
         for threads in 1..=5 {
             let mut grad = vec![f32::NAN; trainer.parameters()];
-            let loss = trainer.batch_gradient(&records, 0.3, threads, &mut grad);
+            let loss = trainer.batch_gradient(&records, objective, threads, &mut grad);
             assert!(
                 (loss - reference_loss).abs() <= 1e-4 * reference_loss,
                 "{shape}"
@@ -760,4 +781,79 @@ fn quantised_output_follows_the_float_net() {
         let mean = errors.iter().sum::<f32>() / errors.len() as f32;
         assert!(mean < 6.0, "{shape}: mean error {mean} cp");
     }
+}
+
+/// At the default scale the objective is the trainer's old one: the target
+/// `wdl · result + (1 − wdl) · sigmoid(score / 400)`, the prediction
+/// `sigmoid(output)`. At another scale the net's centipawns are read
+/// alike: a score the search gave predicts itself exactly when the output
+/// is that score.
+#[test]
+fn the_objective_reads_scores_and_outputs_at_one_scale() {
+    let pos = lasker::position::Position::default();
+    for (score, result) in [
+        (-240i16, trainingdata::GameResult::BlackWins),
+        (0, trainingdata::GameResult::Draw),
+        (173, trainingdata::GameResult::WhiteWins),
+    ] {
+        let record = trainingdata::encode(pos.board(), score, result);
+        let r = f32::from(record.result) / 2.0;
+        let plain = Objective::with_wdl(0.3);
+        let old = 0.3 * r + 0.7 * model::sigmoid(f32::from(score) / 400.0);
+        assert!((plain.target(&record) - old).abs() < 1e-6);
+        assert!((plain.predict(0.5) - model::sigmoid(0.5)).abs() < 1e-6);
+        let scaled = Objective {
+            wdl: 0.0,
+            scale: 300.0,
+        };
+        let output = f32::from(score) / EVAL_SCALE;
+        assert!((scaled.predict(output) - scaled.target(&record)).abs() < 1e-6);
+        assert!((scaled.target(&record) - model::sigmoid(f32::from(score) / 300.0)).abs() < 1e-6);
+    }
+}
+
+/// The gradient the batch computes at another scale is the loss's slope:
+/// the output biases' entries against finite differences of the loss.
+#[test]
+fn the_gradient_follows_the_loss_at_another_scale() {
+    let mut records = Vec::new();
+    for (i, fen) in lasker::bench::bench_fens().enumerate() {
+        let pos =
+            lasker::position::Position::from_fen(fen, shakmaty::CastlingMode::Standard).unwrap();
+        let result = [
+            trainingdata::GameResult::BlackWins,
+            trainingdata::GameResult::Draw,
+            trainingdata::GameResult::WhiteWins,
+        ][i % 3];
+        records.push(trainingdata::encode(
+            pos.board(),
+            61 * i as i16 - 500,
+            result,
+        ));
+    }
+    let objective = Objective {
+        wdl: 0.3,
+        scale: 300.0,
+    };
+    let shape = Shape {
+        input_buckets: InputBuckets::new(1).unwrap(),
+        hidden: 32,
+        output_buckets: 1,
+    };
+    let mut trainer = Trainer::new(3, shape);
+    let mut grad = vec![0.0f32; trainer.parameters()];
+    trainer.batch_gradient(&records, objective, 1, &mut grad);
+    let bias = trainer.layout.b2;
+    let n = records.len() as f32;
+    let eps = 0.01;
+    trainer.params[bias] += eps;
+    let up = trainer.loss(&records, objective, 1) * n;
+    trainer.params[bias] -= 2.0 * eps;
+    let down = trainer.loss(&records, objective, 1) * n;
+    let numeric = (up - down) / (2.0 * eps);
+    assert!(
+        (numeric - grad[bias]).abs() <= 0.02 * numeric.abs() + 1e-4,
+        "output bias: numeric {numeric}, batch {}",
+        grad[bias]
+    );
 }
