@@ -683,12 +683,9 @@ fn reference_gradient(
     error * error
 }
 
-/// The batch's gradient, its hidden layer split over 1 to 5 threads (a
-/// net too narrow for them takes fewer), equals the sum of the positions'
-/// gradients written out plainly, for plain and bucketed shapes, over
-/// several groups of positions, at a scale other than the default.
-#[test]
-fn the_split_batch_gradient_is_the_sum_of_the_positions_gradients() {
+/// Records for the gradient tests: each bench position 7 times, with
+/// scores from −240 to +342 and every result.
+fn gradient_records() -> Vec<ChessBoard> {
     let mut records = Vec::new();
     for (i, fen) in lasker::bench::bench_fens().enumerate() {
         let pos =
@@ -702,6 +699,16 @@ fn the_split_batch_gradient_is_the_sum_of_the_positions_gradients() {
             records.push(trainingdata::encode(pos.board(), 97 * k - 240, result));
         }
     }
+    records
+}
+
+/// The batch's gradient, its hidden layer split over 1 to 5 threads (a
+/// net too narrow for them takes fewer), equals the sum of the positions'
+/// gradients written out plainly, for plain and bucketed shapes, over
+/// several groups of positions, at a scale other than the default.
+#[test]
+fn the_split_batch_gradient_is_the_sum_of_the_positions_gradients() {
+    let records = gradient_records();
     assert!(records.len() > 2 * 128, "{} positions", records.len());
     let objective = Objective {
         wdl: 0.3,
@@ -816,21 +823,7 @@ fn the_objective_reads_scores_and_outputs_at_one_scale() {
 /// the output biases' entries against finite differences of the loss.
 #[test]
 fn the_gradient_follows_the_loss_at_another_scale() {
-    let mut records = Vec::new();
-    for (i, fen) in lasker::bench::bench_fens().enumerate() {
-        let pos =
-            lasker::position::Position::from_fen(fen, shakmaty::CastlingMode::Standard).unwrap();
-        let result = [
-            trainingdata::GameResult::BlackWins,
-            trainingdata::GameResult::Draw,
-            trainingdata::GameResult::WhiteWins,
-        ][i % 3];
-        records.push(trainingdata::encode(
-            pos.board(),
-            61 * i as i16 - 500,
-            result,
-        ));
-    }
+    let records = gradient_records();
     let objective = Objective {
         wdl: 0.3,
         scale: 300.0,
