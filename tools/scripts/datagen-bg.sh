@@ -6,7 +6,8 @@
 #
 #   tools/scripts/datagen-bg.sh SEED
 #   env: TOOLS  the lasker-tools binary (default DATA/lasker-tools)
-#        TAG    the embedded net's number, for the file name (default 22)
+#        TAG    the embedded net's number, for the file name (default: the
+#               one src/nnue/mod.rs embeds)
 #        DATA   the data folder (default ../data)
 #
 # Take a new seed every start (docs/evaluation.md, "Data for the next net",
@@ -16,7 +17,7 @@ SEED=${1:?usage: datagen-bg.sh SEED}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DATA=$(mkdir -p "${DATA:-$ROOT/../data}" && cd "${DATA:-$ROOT/../data}" && pwd)
 TOOLS=${TOOLS:-$DATA/lasker-tools}
-TAG=${TAG:-22}
+TAG=${TAG:-$(grep -o '"net[0-9]*-' "$ROOT/src/nnue/mod.rs" | head -1 | tr -dc 0-9)}
 SYZYGY=$ROOT/../shared/syzygy
 OUT=$DATA/net$TAG-s$SEED.vf
 [ -e "$OUT" ] && { echo "datagen-bg.sh: $OUT exists: take a new seed" >&2; exit 1; }
