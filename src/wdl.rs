@@ -36,13 +36,14 @@ pub struct WdlModel {
     pub b: [f64; 4],
 }
 
-/// Fitted by `lasker-tools fit-wdl` on 504,842 positions (all within
-/// ±2,000 internal cp) of net 17's self-play (datagen seeds 3010 and 3011,
-/// about 6,200 games; docs/evaluation.md, "Win, draw and loss"). Its `a` at 58
-/// is `score::NORMALISED_PAWN`, the unit UCI prints scores in.
+/// Fitted by `lasker-tools fit-wdl` on 2,288,357 positions (all within
+/// ±2,000 internal cp) of net 24's self-play (datagen seed 3038's first
+/// 28,000 games, 3,000 nodes a move; docs/evaluation.md, "Win, draw and
+/// loss"). Its `a` at 58 is `score::NORMALISED_PAWN`, the unit UCI prints
+/// scores in.
 pub const MODEL: WdlModel = WdlModel {
-    a: [-461.062, 1426.081, -1631.446, 824.254],
-    b: [-154.010, 235.058, -58.072, 155.314],
+    a: [-353.924, 1065.151, -1238.238, 731.390],
+    b: [-63.972, -13.221, 202.601, 99.290],
 };
 
 /// Pawn 1, knight and bishop 3, rook 5, queen 9: both sides' together.
@@ -134,7 +135,11 @@ mod tests {
         assert_eq!(format_score(NORMALISED_PAWN), "cp 100");
         assert_eq!(format_score(-NORMALISED_PAWN), "cp -100");
         assert_eq!(normalised_cp(0), 0);
-        assert_eq!(normalised_cp(1), 1);
+        // Rounded half away from zero, in both signs.
+        for score in -3 * NORMALISED_PAWN..=3 * NORMALISED_PAWN {
+            let exact = f64::from(score) * 100.0 / f64::from(NORMALISED_PAWN);
+            assert_eq!(normalised_cp(score), exact.round() as i32, "{score}");
+        }
         assert_eq!(normalised_cp(-3 * NORMALISED_PAWN / 2), -150);
     }
 
