@@ -1,8 +1,8 @@
 #!/bin/bash
 # Fine-tunes a net on self-play files the way nets 24 and on were made, and
 # prints the held-out loss of the start and of the result against the
-# search's scores (--wdl 0) and against the games' results (--wdl 1), the
-# second at the data's scale: the cheap screen before games decide.
+# search's scores (--wdl 0) and against the games' results (--wdl 1), both
+# at SCALE: the cheap screen before games decide.
 #
 #   tools/scripts/finetune.sh OUTDIR INIT.nnue FILE.vf [FILE.vf ...]
 #   env: TOOLS       the lasker-tools binary (default DATA/lasker-tools)
