@@ -140,13 +140,15 @@ pub struct Objective {
 }
 
 impl Objective {
-    /// The search score alone at the default scale (`--wdl 0`).
+    /// The search score alone at the default scale (`--wdl 0`; tests).
+    #[cfg(test)]
     pub const SCORES: Objective = Objective {
         wdl: 0.0,
         scale: EVAL_SCALE,
     };
 
-    /// `wdl` of the result at the default scale.
+    /// `wdl` of the result at the default scale (tests).
+    #[cfg(test)]
     pub fn with_wdl(wdl: f32) -> Objective {
         Objective {
             wdl,
