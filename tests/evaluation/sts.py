@@ -71,9 +71,7 @@ def run(engine, net, nodes, positions):
         send(f"position fen {fen}")
         send(f"go nodes {nodes}")
         move = wait_for("bestmove")[1]
-        got = by_theme.setdefault(theme, [0, 0])
-        got[0] += points.get(move, 0)
-        got[1] += 10
+        by_theme[theme] = by_theme.get(theme, 0) + points.get(move, 0)
     send("quit")
     proc.wait()
     return by_theme
@@ -92,10 +90,11 @@ def main():
     positions = parse(args.suite)
     for net in args.nets or [None]:
         by_theme = run(args.engine, net, args.nodes, positions)
-        total = sum(p for p, _ in by_theme.values())
-        out_of = sum(m for _, m in by_theme.values())
-        themes = " ".join(f"{p}" for p, _ in by_theme.values())
-        print(f"{net or 'embedded'}: {total} of {out_of} at {args.nodes} nodes; by theme {themes}",
+        total = sum(by_theme.values())
+        themes = " ".join(str(p) for p in by_theme.values())
+        # Each position's best move is worth 10.
+        print(f"{net or 'embedded'}: {total} of {10 * len(positions)} at {args.nodes} nodes; "
+              f"by theme {themes}",
               flush=True)
 
 
