@@ -37,9 +37,10 @@ use crate::timeman::Limits;
 
 /// `UCI_Elo`'s range on the scale it is calibrated against, Stockfish
 /// 15.1's `UCI_Elo` at 10+0.1: from that scale's bottom up to where
-/// Lasker's full strength lies on it (docs/strength.md: 1.1.0's search and
-/// net 19 at full strength scored 59.5% against Stockfish at 2800, inside
-/// the band; the scale itself ends at 2850). `MAX_ELO` is full strength.
+/// Lasker's full strength lies on it (docs/strength.md: at full strength
+/// against Stockfish at 2800, 1.1.0 scored 59.5% and 1.2.0 48.5%, both
+/// inside the band; the scale itself ends at 2850). `MAX_ELO` is full
+/// strength.
 ///
 /// Below Stockfish's range (its bottom is 1350) the levels are for
 /// beginners, down to `MIN_ELO`, each calibrated against the level above
@@ -140,7 +141,9 @@ struct Anchor {
 /// games). Pass 14 (session 44) played 1.1.0's 2300 row: +38.4 +/- 61.5,
 /// inside the band (1.0.0 had played it at +70 +/- 61), so that row shows
 /// no sign of rising with full strength's 50 Elo; the others were not
-/// played again with net 19.
+/// played again with net 19. Pass 15 (session 55) played 1.2.0's full
+/// strength (net 25) against Stockfish at 2800: -10.4 +/- 53.6 (48.5%),
+/// inside the band, so the top stays at 2800.
 ///
 /// The three rows below 1350 are for beginners, below Stockfish's range:
 /// a search of a few dozen nodes that chooses among more lines with more
