@@ -19,7 +19,7 @@ use crate::nnue::Network;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::search::SearchMemory;
-use crate::selfplay::{self, DEFAULT_NODES, HARD_NODES_FACTOR, MAX_OPENING_SCORE};
+use crate::selfplay::{self, MAX_OPENING_SCORE, NodeBudget};
 use crate::tt::TranspositionTable;
 
 /// Each opening's search has a table of its own, as each datagen thread.
@@ -107,14 +107,7 @@ pub fn generate(
             continue;
         }
         tt.clear();
-        let searched = selfplay::search(
-            pos,
-            &tt,
-            net,
-            DEFAULT_NODES,
-            DEFAULT_NODES * HARD_NODES_FACTOR,
-            SearchMemory::default(),
-        );
+        let searched = selfplay::search(pos, &tt, net, NodeBudget::QUICK, SearchMemory::default());
         if searched.best.is_none() || searched.score.abs() > MAX_OPENING_SCORE {
             continue;
         }

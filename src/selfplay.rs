@@ -12,15 +12,35 @@ use crate::search::{Control, SearchMemory, SearchRequest, SearchSetup, Searcher}
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 
-/// The soft node budget of a data generation search: no iteration starts
-/// after it, and the one running ends once its best move has an exact
-/// score. 2,000 made 3.3 times the positions a second of 5,000, and the
-/// net trained on them won its match (net 8, docs/evaluation.md).
+/// The soft node budget of `genfens`' searches: no iteration starts after
+/// it, and the one running ends once its best move has an exact score.
 pub const DEFAULT_NODES: u64 = 2_000;
 
 /// The hard node limit, as a multiple of the soft one: an iteration that
 /// explodes is cut off.
 pub const HARD_NODES_FACTOR: u64 = 2;
+
+/// How many nodes one move's search may spend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeBudget {
+    /// No iteration starts after this many nodes.
+    pub soft: u64,
+    /// The search ends here whatever it is doing.
+    pub hard: u64,
+    /// Past `soft`, the running iteration searches every root move (up to
+    /// `hard`) instead of ending at the first exactly scored best move:
+    /// a label from a whole iteration, as data generation wants.
+    pub finish_iteration: bool,
+}
+
+impl NodeBudget {
+    /// `genfens`' budget: quick, ending on the first scored best move.
+    pub const QUICK: NodeBudget = NodeBudget {
+        soft: DEFAULT_NODES,
+        hard: DEFAULT_NODES * HARD_NODES_FACTOR,
+        finish_iteration: false,
+    };
+}
 
 /// An opening the first search scores beyond this is decided: data
 /// generation drops it, and so does `genfens`.
@@ -36,22 +56,21 @@ pub struct MoveSearch {
     pub memory: SearchMemory,
 }
 
-/// One move's search of `pos` on a fresh `Control`, within `soft_nodes`
-/// (and `hard_nodes` outright), sharing the thread's table and memory with
-/// the game's earlier moves.
+/// One move's search of `pos` on a fresh `Control`, within `budget`,
+/// sharing the thread's table and memory with the game's earlier moves.
 pub fn search(
     pos: Position,
     tt: &TranspositionTable,
     net: &Arc<Network>,
-    soft_nodes: u64,
-    hard_nodes: u64,
+    budget: NodeBudget,
     memory: SearchMemory,
 ) -> MoveSearch {
     tt.new_search(pos.piece_count());
     let control = Control::default();
     let limits = Limits {
-        nodes: Some(hard_nodes),
-        soft_nodes: Some(soft_nodes),
+        nodes: Some(budget.hard),
+        soft_nodes: Some(budget.soft),
+        finish_iteration: budget.finish_iteration,
         ..Limits::default()
     };
     let request = SearchRequest {

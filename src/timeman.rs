@@ -18,10 +18,13 @@ pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     /// No new iteration starts once this many nodes are searched, and with
-    /// one line, a running one ends once its best move has an exact score
-    /// (data generation: a node budget whose searches end on a scored
-    /// move).
+    /// one line, unless `finish_iteration`, a running one ends once its
+    /// best move has an exact score (a node budget whose searches end on a
+    /// scored move: `genfens`, strength levels).
     pub soft_nodes: Option<u64>,
+    /// Past `soft_nodes`, the running iteration still searches every root
+    /// move (up to `nodes`): data generation's deeper labels.
+    pub finish_iteration: bool,
     pub movetime: Option<u64>,
     pub wtime: Option<i64>,
     pub btime: Option<i64>,

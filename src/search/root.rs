@@ -386,17 +386,14 @@ impl Searcher<'_> {
 
     /// Past the soft node limit, an iteration ends as soon as its best
     /// move has an exact score, instead of running to the hard limit (it
-    /// costs a few times the last one): data generation's searches, one
-    /// line on one thread.
+    /// costs a few times the last one): one line on one thread, unless the
+    /// limits ask for the iteration to finish.
     fn soft_nodes_spent(&self) -> bool {
+        let limits = &self.setup.request.limits;
         self.thread_id == 0
             && self.setup.request.multipv == 1
-            && self
-                .setup
-                .request
-                .limits
-                .soft_nodes
-                .is_some_and(|n| self.nodes >= n)
+            && !limits.finish_iteration
+            && limits.soft_nodes.is_some_and(|n| self.nodes >= n)
     }
 
     /// A root in the tablebases: its moves are ranked and only those that

@@ -2,12 +2,16 @@
 //! evaluation network.
 //!
 //! Each thread plays its own games, one search at a time: from the start
-//! position, a few random legal plies (an opening the search finds beyond
-//! ±1000 cp is dropped), then a search with a soft node limit per move. Every
-//! ply's move and search score is kept; when the game ends, by the rules or
-//! by adjudication, the game with its result is appended to the output file
+//! position or, for a share of games, a double Fischer random (DFRC) one,
+//! 8 or 9 random legal plies (an opening the first search finds beyond
+//! ±1000 cp is dropped), then a search a move with a soft node limit whose
+//! last iteration runs to its end. The game is recorded from ply 16 on:
+//! every ply's move and search score, and, when the game ends by the rules
+//! or by adjudication, its result, appended to the output file
 //! (`viriformat` describes the format; `data` says which positions training
-//! takes from it).
+//! takes from it). Breadth comes from the random plies and the DFRC starts,
+//! depth from the node budget; the plies before 16 are too close to the
+//! random opening to teach anything but its accidents.
 //!
 //! Runs are reproducible per thread: thread `i` of seed `S` plays the same
 //! games whatever the other threads do.
@@ -20,7 +24,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use shakmaty::{Color, Position as _};
+use shakmaty::{CastlingMode, Color, Position as _};
 
 use crate::data::{self, Format};
 use crate::trainingdata::GameResult;
@@ -29,7 +33,7 @@ use lasker::nnue::{self, Network};
 use lasker::position::Position;
 use lasker::rng::Rng;
 use lasker::search::{MATE_BOUND, SearchMemory};
-use lasker::selfplay::{self, HARD_NODES_FACTOR, MAX_OPENING_SCORE};
+use lasker::selfplay::{self, MAX_OPENING_SCORE, NodeBudget};
 use lasker::tablebase::{self, Syzygy, TbSettings, Wdl};
 use lasker::tt::TranspositionTable;
 
@@ -39,17 +43,25 @@ pub struct Config {
     pub out: PathBuf,
     pub threads: usize,
     pub seed: u64,
-    /// Soft node limit of each move's search: no iteration starts after it,
-    /// and the one running ends once its best move has an exact score.
+    /// Soft node limit of each move's search: no iteration starts after it.
     pub nodes: u64,
     /// Hard node limit of each move's search (`HARD_NODES_FACTOR` × `nodes`
     /// if `None`).
     pub max_nodes: Option<u64>,
+    /// The iteration running at `nodes` searches every root move (true),
+    /// or ends at its first exactly scored best move (false: cheaper,
+    /// shallower labels).
+    pub finish_iteration: bool,
     /// Stop once this many positions (or games) are written; neither: run
     /// until killed.
     pub positions: Option<u64>,
     pub games: Option<u64>,
-    pub random_plies: usize,
+    /// Random plies of an opening: from the first to the second, uniformly.
+    pub random_plies: (usize, usize),
+    /// Percent of games from a DFRC start instead of the start position.
+    pub dfrc_percent: u32,
+    /// The first ply recorded (plies counted from the start position).
+    pub record_from_ply: usize,
     /// Each thread's hash table. Searches of a few thousand nodes need
     /// little, and a small table stays in the cache: 2 MB made 17% more
     /// positions a second than 16 MB (docs/evaluation.md).
@@ -67,11 +79,14 @@ impl Default for Config {
             out: PathBuf::from("data.vf"),
             threads: 1,
             seed: 1,
-            nodes: selfplay::DEFAULT_NODES,
+            nodes: DEFAULT_NODES,
             max_nodes: None,
+            finish_iteration: true,
             positions: None,
             games: None,
-            random_plies: 8,
+            random_plies: (8, 9),
+            dfrc_percent: 10,
+            record_from_ply: 16,
             hash_mb: 2,
             progress_every: Duration::from_secs(5),
             net: nnue::embedded(),
@@ -80,15 +95,28 @@ impl Default for Config {
     }
 }
 
+/// The soft node limit of a move's search: the strong engines' 5,000
+/// (Viridithas, Stormphrax), deeper labels than the 2,000 Lasker's nets to
+/// 25 learned from.
+pub const DEFAULT_NODES: u64 = 5_000;
+
+/// The hard node limit as a multiple of the soft one: high enough that
+/// the last iteration nearly always finishes.
+pub const HARD_NODES_FACTOR: u64 = 8;
+
 pub const USAGE: &str =
     "usage: lasker-tools datagen --out FILE [--threads N] [--seed S] [--nodes N]
-                      [--max-nodes N] [--positions N | --games N] [--random-plies N]
+                      [--max-nodes N] [--cut-iteration] [--positions N | --games N]
+                      [--random-plies N[-M]] [--dfrc PERCENT] [--record-from-ply N]
                       [--hash MB] [--net embedded|FILE] [--syzygy PATH]
   Self-play games; appends them to FILE.vf (viriformat: a start position, then a move and a
   score per ply, about 4 bytes a position; `lasker-tools convert` makes 32-byte records of them).
-  --nodes: soft node limit per move (default 2000); --max-nodes: hard limit (default 2 x
-  --nodes); --random-plies: opening plies (default 8); --hash: MB of hash table per thread
-  (default 2).
+  --nodes: soft node limit per move: no iteration starts past it (default 5000); --max-nodes:
+  hard limit (default 8 x --nodes); --cut-iteration: end the last iteration at its first
+  exactly scored best move instead of finishing it (cheaper, shallower).
+  --random-plies: opening plies, N or a range N-M (default 8-9); --dfrc: percent of games
+  from a double Fischer random start (default 10); --record-from-ply: the first ply written
+  (default 16); --hash: MB of hash table per thread (default 2).
   --net: play with this evaluation network (default: the one built into lasker).
   --syzygy: tablebase folders (as SyzygyPath): a game that reaches them ends with their verdict.
   Without --positions or --games it runs until killed (Ctrl-C loses at most the games in play).";
@@ -116,7 +144,22 @@ impl Config {
                 "--max-nodes" => config.max_nodes = Some(number(flag, value()?)?),
                 "--positions" => config.positions = Some(number(flag, value()?)?),
                 "--games" => config.games = Some(number(flag, value()?)?),
-                "--random-plies" => config.random_plies = number(flag, value()?)?,
+                "--cut-iteration" => config.finish_iteration = false,
+                "--random-plies" => {
+                    let v = value()?;
+                    config.random_plies = match v.split_once('-') {
+                        Some((low, high)) => (
+                            number(flag, low.to_string())?,
+                            number(flag, high.to_string())?,
+                        ),
+                        None => {
+                            let n = number(flag, v)?;
+                            (n, n)
+                        }
+                    };
+                }
+                "--dfrc" => config.dfrc_percent = number(flag, value()?)?,
+                "--record-from-ply" => config.record_from_ply = number(flag, value()?)?,
                 "--hash" => config.hash_mb = number(flag, value()?)?,
                 "--net" => {
                     config.net = match value()?.as_str() {
@@ -144,7 +187,22 @@ impl Config {
         if config.max_nodes() < config.nodes {
             return Err("--max-nodes must be at least --nodes".into());
         }
+        if config.random_plies.0 > config.random_plies.1 {
+            return Err("--random-plies: a range is low-high".into());
+        }
+        if config.dfrc_percent > 100 {
+            return Err("--dfrc is a percentage: 0..100".into());
+        }
         Ok(config)
+    }
+
+    /// What one move's search may spend.
+    pub fn budget(&self) -> NodeBudget {
+        NodeBudget {
+            soft: self.nodes,
+            hard: self.max_nodes(),
+            finish_iteration: self.finish_iteration,
+        }
     }
 
     /// The hard node limit of a move's search.
@@ -311,21 +369,21 @@ fn generate(
 const WIN_SCORE: i32 = 2_000;
 /// ... for this many plies in a row (both sides agreeing) has won.
 const WIN_PLIES: u32 = 4;
-/// From this ply on, scores within `DRAW_SCORE` for `DRAW_PLIES` in a row
+/// From this ply on (from the start position), scores within `DRAW_SCORE` for `DRAW_PLIES` in a row
 /// are a draw.
 const DRAW_FROM_PLY: usize = 80;
 const DRAW_SCORE: i32 = 10;
 const DRAW_PLIES: u32 = 10;
-/// A game this long is a draw.
+/// A game this long (plies from the start position) is a draw.
 const MAX_GAME_PLIES: usize = 600;
 
 /// How a game went.
 pub enum Played {
-    /// Finished: its plies from the end of the random opening, and its
-    /// result.
+    /// Finished: its plies from the first recorded one, and its result.
     Game(Game),
     /// The random opening was over before it began (no legal move, or the
-    /// first search beyond `MAX_OPENING_SCORE`): dropped.
+    /// first search beyond `MAX_OPENING_SCORE`), or the game ended before
+    /// its first recorded ply: dropped.
     DecidedOpening,
     /// Cut short by `stop`: not to be written.
     Stopped,
@@ -347,70 +405,60 @@ pub fn play_game(
     stop: &AtomicBool,
     effort: &mut Effort,
 ) -> Played {
-    let mut pos = Position::default();
-    for _ in 0..config.random_plies {
-        let moves = pos.board().legal_moves();
-        if moves.is_empty() {
-            return Played::DecidedOpening;
-        }
-        pos.make(moves[rng.below(moves.len())]);
-    }
-    if pos.board().legal_moves().is_empty() {
+    let Some((mut pos, random_plies)) = random_opening(config, rng) else {
         return Played::DecidedOpening;
-    }
+    };
     tt.clear();
     let mut memory = SearchMemory::default();
-    // The result is set when the game ends.
-    let mut game = Game::new(pos.board().clone(), GameResult::Draw);
+    // Made when the first recorded ply is reached; its result is set when
+    // the game ends.
+    let mut game: Option<Game> = None;
     // Keys since the last capture or pawn move, for three-fold repetition.
     let mut keys = vec![pos.key()];
     let (mut win_run, mut draw_run) = (0u32, 0u32);
     let mut last_leader = None;
-    for ply in 0.. {
+    let mut ply = random_plies;
+    let result = loop {
         if stop.load(Ordering::Relaxed) {
             return Played::Stopped;
         }
         if let Some(result) = result_by_rules(&pos, &keys) {
-            game.result = result;
-            return Played::Game(game);
+            break result;
         }
         if let Some(result) = config
             .syzygy
             .as_ref()
             .and_then(|tb| tablebase_result(tb, &pos))
         {
-            game.result = result;
             effort.tablebase_result = true;
-            return Played::Game(game);
+            break result;
         }
         if ply >= MAX_GAME_PLIES {
-            break;
+            break GameResult::Draw;
         }
-        let searched = selfplay::search(
-            pos,
-            tt,
-            &config.net,
-            config.nodes,
-            config.max_nodes(),
-            memory,
-        );
+        let searched = selfplay::search(pos, tt, &config.net, config.budget(), memory);
         (pos, memory) = (searched.pos, searched.memory);
         effort.searches += 1;
         effort.nodes += searched.nodes;
         let (best, score) = (searched.best, searched.score);
-        let Some(best) = best else { break };
-        if ply == 0 && score.abs() > MAX_OPENING_SCORE {
+        let Some(best) = best else {
+            break GameResult::Draw;
+        };
+        if ply == random_plies && score.abs() > MAX_OPENING_SCORE {
             return Played::DecidedOpening;
         }
         let us = pos.turn();
         if score.abs() >= MATE_BOUND {
-            let winner = if score > 0 { us } else { !us };
-            game.result = GameResult::winner(winner);
-            return Played::Game(game);
+            break GameResult::winner(if score > 0 { us } else { !us });
         }
-        // Every ply, noisy or in check too: the game must replay; training
-        // chooses its positions when it loads them.
-        game.plies.push((best, score as i16));
+        // Every ply from the first recorded, noisy or in check too: the
+        // game must replay; training chooses its positions when it
+        // loads them.
+        if ply >= config.record_from_ply {
+            game.get_or_insert_with(|| Game::new(pos.board().clone(), GameResult::Draw))
+                .plies
+                .push((best, score as i16));
+        }
         // Adjudication, on scores from White's side.
         let white_score = if us == Color::White { score } else { -score };
         let leader = (white_score.abs() >= WIN_SCORE).then_some(white_score > 0);
@@ -426,25 +474,89 @@ pub fn play_game(
             } else {
                 Color::Black
             };
-            game.result = GameResult::winner(winner);
-            return Played::Game(game);
+            break GameResult::winner(winner);
         }
-        draw_run = if ply + config.random_plies >= DRAW_FROM_PLY && score.abs() <= DRAW_SCORE {
+        draw_run = if ply >= DRAW_FROM_PLY && score.abs() <= DRAW_SCORE {
             draw_run + 1
         } else {
             0
         };
         if draw_run >= DRAW_PLIES {
-            break;
+            break GameResult::Draw;
         }
         pos.make(best);
         if pos.halfmoves() == 0 {
             keys.clear();
         }
         keys.push(pos.key());
+        ply += 1;
+    };
+    match game {
+        Some(mut game) => {
+            game.result = result;
+            Played::Game(game)
+        }
+        // Over before the first recorded ply: nothing to learn.
+        None => Played::DecidedOpening,
     }
-    game.result = GameResult::Draw;
-    Played::Game(game)
+}
+
+/// A start (DFRC for `dfrc_percent` of games) and the random plies played
+/// from it, with their number; `None` where the game ended on the way.
+fn random_opening(config: &Config, rng: &mut Rng) -> Option<(Position, usize)> {
+    let mut pos = if rng.below(100) < config.dfrc_percent as usize {
+        dfrc_start(rng)
+    } else {
+        Position::default()
+    };
+    let (fewest, most) = config.random_plies;
+    let plies = fewest + rng.below(most - fewest + 1);
+    for _ in 0..plies {
+        let moves = pos.board().legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        pos.make(moves[rng.below(moves.len())]);
+    }
+    (!pos.board().legal_moves().is_empty()).then_some((pos, plies))
+}
+
+/// A double Fischer random start: each side's back rank one of Chess960's
+/// 960 (bishops on squares of both colours, the king between the rooks),
+/// chosen independently; castling in Chess960's manner.
+pub fn dfrc_start(rng: &mut Rng) -> Position {
+    let ranks = [back_rank(rng), back_rank(rng)];
+    let rooks = |rank: &[char; 8]| -> String {
+        let files = (0..8)
+            .filter(|&f| rank[f] == 'r')
+            .map(|f| (b'a' + f as u8) as char);
+        files.rev().collect()
+    };
+    let black: String = ranks[1].iter().collect();
+    let white: String = ranks[0].iter().map(|c| c.to_ascii_uppercase()).collect();
+    let castling = format!("{}{}", rooks(&ranks[0]).to_uppercase(), rooks(&ranks[1]));
+    let fen = format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1");
+    Position::from_fen(&fen, CastlingMode::Chess960).expect("a Chess960 start is legal")
+}
+
+/// One Chess960 back rank, files a to h, as lower-case piece letters.
+fn back_rank(rng: &mut Rng) -> [char; 8] {
+    let mut rank = [' '; 8];
+    rank[2 * rng.below(4)] = 'b';
+    rank[2 * rng.below(4) + 1] = 'b';
+    for piece in ['q', 'n', 'n'] {
+        let free: Vec<usize> = (0..8).filter(|&f| rank[f] == ' ').collect();
+        rank[free[rng.below(free.len())]] = piece;
+    }
+    for (f, piece) in (0..8)
+        .filter(|&f| rank[f] == ' ')
+        .collect::<Vec<_>>()
+        .into_iter()
+        .zip(['r', 'k', 'r'])
+    {
+        rank[f] = piece;
+    }
+    rank
 }
 
 /// The tables' verdict on a game that has just entered them (a capture or
@@ -620,6 +732,101 @@ mod tests {
         assert!(Config::from_args(&bad).is_err());
     }
 
+    /// Every game's record starts at `record_from_ply` or later, and the
+    /// plies before it were searched too.
+    #[test]
+    fn games_are_recorded_from_their_first_recorded_ply() {
+        let config = small_config();
+        let tt = TranspositionTable::new(1).unwrap();
+        let mut rng = Rng::new(5);
+        let stop = AtomicBool::new(false);
+        let mut games = 0;
+        while games < 4 {
+            let mut effort = Effort::default();
+            let Played::Game(game) = play_game(&config, &tt, &mut rng, &stop, &mut effort) else {
+                continue;
+            };
+            games += 1;
+            let start = &game.start;
+            let ply =
+                2 * (start.fullmoves().get() as usize - 1) + usize::from(start.turn().is_black());
+            assert!(ply >= config.record_from_ply, "recorded from ply {ply}");
+            assert!(
+                effort.searches as usize > game.plies.len(),
+                "unrecorded plies were searched"
+            );
+        }
+    }
+
+    /// Openings: 8 or 9 random plies, from a DFRC start in the share asked.
+    #[test]
+    fn openings_take_their_plies_and_starts_from_the_config() {
+        let openings = |dfrc_percent| {
+            let config = Config {
+                dfrc_percent,
+                ..Config::default()
+            };
+            let mut rng = Rng::new(9);
+            (0..200)
+                .filter_map(|_| random_opening(&config, &mut rng))
+                .collect::<Vec<_>>()
+        };
+        let count = |openings: &[(Position, usize)], plies| {
+            openings.iter().filter(|(_, n)| *n == plies).count()
+        };
+        let standard = openings(0);
+        assert!(count(&standard, 8) > 60 && count(&standard, 9) > 60);
+        assert_eq!(count(&standard, 8) + count(&standard, 9), standard.len());
+        let chess960 = |openings: &[(Position, usize)]| {
+            openings
+                .iter()
+                .filter(|(pos, _)| pos.castling_mode() == CastlingMode::Chess960)
+                .count()
+        };
+        assert_eq!(chess960(&standard), 0);
+        let all = openings(100);
+        assert_eq!(chess960(&all), all.len());
+        let some = openings(10);
+        assert!(
+            (5..=40).contains(&chess960(&some)),
+            "{} of 200",
+            chess960(&some)
+        );
+    }
+
+    /// DFRC starts: each back rank a Chess960 arrangement (bishops on both
+    /// colours, the king between its rooks), the two drawn independently,
+    /// every castling right there.
+    #[test]
+    fn dfrc_starts_are_chess960_back_ranks() {
+        use shakmaty::{Bitboard, Rank};
+        let mut rng = Rng::new(3);
+        let mut different = 0;
+        for _ in 0..200 {
+            let pos = dfrc_start(&mut rng);
+            let (setup, board) = (pos.board(), pos.board().board());
+            assert_eq!(setup.castles().castling_rights().count(), 4);
+            let mut ranks = Vec::new();
+            for (color, rank) in [(Color::White, Rank::First), (Color::Black, Rank::Eighth)] {
+                let ours = board.by_color(color) & Bitboard::from_rank(rank);
+                assert_eq!(ours.count(), 8);
+                let bishops = ours & board.bishops();
+                assert!(bishops.intersects(Bitboard::DARK_SQUARES));
+                assert!(bishops.intersects(Bitboard::LIGHT_SQUARES));
+                let king = board.king_of(color).unwrap();
+                let rooks: Vec<_> = (ours & board.rooks()).into_iter().collect();
+                assert!(rooks[0].file() < king.file() && king.file() < rooks[1].file());
+                ranks.push(
+                    ours.into_iter()
+                        .map(|sq| board.role_at(sq))
+                        .collect::<Vec<_>>(),
+                );
+            }
+            different += usize::from(ranks[0] != ranks[1]);
+        }
+        assert!(different > 190, "the sides' ranks are drawn independently");
+    }
+
     #[test]
     fn flags_are_checked() {
         let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
@@ -628,6 +835,18 @@ mod tests {
             (c.threads, c.nodes, c.games, c.positions),
             (3, 900, Some(5), None)
         );
+        assert_eq!(c.budget().hard, 900 * HARD_NODES_FACTOR);
+        assert!(c.budget().finish_iteration);
+        let c = Config::from_args(&args(
+            "--out x.vf --random-plies 6-10 --cut-iteration --dfrc 0",
+        ))
+        .unwrap();
+        assert_eq!(
+            (c.random_plies, c.finish_iteration, c.dfrc_percent),
+            ((6, 10), false, 0)
+        );
+        let c = Config::from_args(&args("--out x.vf --random-plies 7")).unwrap();
+        assert_eq!(c.random_plies, (7, 7));
         for bad in [
             "--threads 2",
             "--out x.vf --threads 0",
@@ -636,6 +855,8 @@ mod tests {
             "--out x.vf --colour blue",
             "--out x.vf --net /no/such/net.nnue",
             "--out x.vf --nodes 900 --max-nodes 800",
+            "--out x.vf --random-plies 9-8",
+            "--out x.vf --dfrc 101",
             // Games only: records would need `convert`.
             "--out x.bin",
             "--out x",
