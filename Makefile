@@ -125,8 +125,8 @@ run: build
 
 # The tools' profile, on the same terms as the engine's: the data for the
 # nets is made by `datagen` for hours, so its speed is data. The workload
-# is what the tools run long: 16 datagen games (one thread, 2,000-node
-# searches) and 30 epochs of training on them (code a profile never saw is
+# is what the tools run long: 16 datagen games (one thread, the default
+# node budget) and 30 epochs of training on them (code a profile never saw is
 # laid out as cold, so training needs its own share).
 TOOLS_WORKLOAD = rm -rf "$$dir/pgo-work"; mkdir -p "$$dir/pgo-work"; \
 	"$$exe" datagen --out "$$dir/pgo-work/games.vf" --threads 1 --games 16 --seed 1 > /dev/null 2>&1; \

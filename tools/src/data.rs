@@ -83,6 +83,31 @@ pub fn training_positions(game: &Game) -> impl Iterator<Item = (Chess, i16)> + '
         .map(|(pos, _, score)| (pos, score))
 }
 
+/// Keeps the first record of each position as the net sees it (the board
+/// from the side to move's view; the score and result are the first
+/// record's), in order, and returns how many were removed. Positions are
+/// told apart by a 64-bit hash of the board: with 100 M positions the
+/// chance that two different ones collide is under 1 in 3,000.
+pub fn remove_duplicates(records: &mut Vec<ChessBoard>) -> usize {
+    let before = records.len();
+    let mut seen = std::collections::HashSet::with_capacity(before);
+    records.retain(|record| seen.insert(board_hash(record)));
+    before - records.len()
+}
+
+/// A hash of a record's board (occupancy and pieces, side-to-move
+/// relative).
+fn board_hash(record: &ChessBoard) -> u64 {
+    let pieces = u128::from_le_bytes(record.pcs);
+    let mix = |x: u64| {
+        // SplitMix64's finaliser: every input bit moves every output bit.
+        let x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^ (x >> 31)
+    };
+    mix(mix(mix(record.occ) ^ pieces as u64) ^ (pieces >> 64) as u64)
+}
+
 /// Positions left out while loading, by reason.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Skipped {
@@ -390,6 +415,34 @@ mod tests {
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
+    }
+
+    /// A position's first record stays, later ones go, whatever their score
+    /// or result; the same board with the colours swapped and Black to move
+    /// is the same position to the net.
+    #[test]
+    fn duplicates_keep_their_first_record() {
+        use crate::trainingdata::encode;
+        let start = chess("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        let other = chess("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1");
+        // `start` seen from the other side: colours swapped, board flipped.
+        let swapped = chess("rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let mut records = vec![
+            encode(&start, 30, GameResult::Draw),
+            encode(&other, 20, GameResult::Draw),
+            encode(&start, -10, GameResult::WhiteWins),
+            encode(&swapped, 15, GameResult::BlackWins),
+            encode(&other, 20, GameResult::Draw),
+        ];
+        assert_eq!(remove_duplicates(&mut records), 3);
+        assert_eq!(
+            records,
+            vec![
+                encode(&start, 30, GameResult::Draw),
+                encode(&other, 20, GameResult::Draw)
+            ]
+        );
+        assert_eq!(remove_duplicates(&mut records), 0);
     }
 
     #[test]

@@ -44,6 +44,10 @@ pub struct Config {
     /// The net's input buckets, hidden width and output buckets
     /// (`--input-buckets`, `--hidden`, `--output-buckets`).
     pub shape: Shape,
+    /// Keep every record of a position seen more than once (`--duplicates
+    /// keep`) instead of its first alone: openings repeat across games, and
+    /// a position learned many times weighs as many positions.
+    pub keep_duplicates: bool,
 }
 
 impl Default for Config {
@@ -69,6 +73,7 @@ impl Default for Config {
             grow: None,
             stop_after: None,
             shape: Shape::default(),
+            keep_duplicates: false,
         }
     }
 }
@@ -82,7 +87,7 @@ pub const USAGE: &str =
                     [--resume DIR/checkpoint.bin]
                     [--init NET.nnue | --grow NET.nnue] [--stop-after EPOCH]
                     [--input-buckets 1|4|8|16]
-                    [--hidden 128] [--output-buckets 1|8]
+                    [--hidden 128] [--output-buckets 1|8] [--duplicates drop|keep]
   Trains the net on FILE.vf (games), FILE.bin (32-byte records) or FILE.pgn (games with engine
   scores), filtered as they load (no positions in check, after captures or promotions, or with
   mate scores); writes DIR/checkpoint.bin and DIR/net-<epoch>.nnue each epoch.
@@ -98,7 +103,9 @@ pub const USAGE: &str =
   --scale: the centipawns a score is divided by before the sigmoid that reads it, and the
   output alike (default 400; the net's centipawns stay the search's whatever the scale).
   --validation: the data's last positions held out, as a share under 0.5 (default 0.02) or a
-  count (from 1 up: the same positions whatever files are added before the last one).";
+  count (from 1 up: the same positions whatever files are added before the last one).
+  --duplicates: a position (as the net sees it) recorded more than once is learned from its
+  first record only (drop, the default), or from every one (keep).";
 
 impl Config {
     /// What the net learns to predict (`--wdl`, `--scale`).
@@ -158,6 +165,13 @@ impl Config {
                 "--input-buckets" => input_buckets = num(flag, value)?,
                 "--hidden" => c.shape.hidden = num(flag, value)?,
                 "--output-buckets" => c.shape.output_buckets = num(flag, value)?,
+                "--duplicates" => {
+                    c.keep_duplicates = match value.as_str() {
+                        "keep" => true,
+                        "drop" => false,
+                        _ => return Err(format!("--duplicates takes drop or keep, not '{value}'")),
+                    }
+                }
                 _ => return Err(format!("unknown flag '{flag}'\n{USAGE}")),
             }
         }

@@ -57,8 +57,16 @@ pub fn run(config: &Config) -> Result<f32, String> {
         }
         records.extend(loaded.records);
     }
+    if !config.keep_duplicates {
+        let before = records.len();
+        let removed = data::remove_duplicates(&mut records);
+        eprintln!(
+            "duplicates: {removed} of {before} positions dropped (a position's first record kept)"
+        );
+    }
     // The last records (the last games of the last file) are kept apart
-    // from the training ones.
+    // from the training ones; without duplicates none of them is also a
+    // training position.
     let held_out = config.held_out(records.len());
     if records.len() <= held_out + config.batch.min(records.len() / 2) {
         return Err(format!(

@@ -162,6 +162,7 @@ fn bad_arguments_and_data_are_errors() {
         "--data a --out o --hidden 2048",
         "--data a --out o --output-buckets 3",
         "--data a --out o --output-buckets 0",
+        "--data a --out o --duplicates some",
     ] {
         assert!(Config::from_args(&args(bad)).is_err(), "{bad}");
     }
@@ -176,6 +177,9 @@ fn bad_arguments_and_data_are_errors() {
     );
     let plain = Config::from_args(&args("--data a --out o")).unwrap();
     assert_eq!(plain.shape, Shape::default());
+    assert!(!plain.keep_duplicates);
+    let keep = Config::from_args(&args("--data a --out o --duplicates keep")).unwrap();
+    assert!(keep.keep_duplicates);
     assert_eq!((plain.shape.hidden, plain.shape.output_buckets), (128, 1));
     let dir = scratch("bad");
     let config = Config {
