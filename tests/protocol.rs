@@ -384,6 +384,45 @@ fn bad_input_keeps_engine_alive_and_state_unchanged() {
     assert!(e.wait_exit(TIMEOUT).success());
 }
 
+/// A GUI passes on what a user typed: a folder's name in Latin-1 (not
+/// UTF-8), a NUL. Each such line is read, and answered like any other;
+/// none ends the input.
+#[test]
+fn bytes_that_are_not_utf8_are_read_and_answered() {
+    let mut e = Engine::new();
+    e.send_bytes(b"setoption name SyzygyPath value Jos\xe9\nisready\n");
+    let lines = e.lines_until(|l| l == "readyok", TIMEOUT);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string error: SyzygyPath: can't read folder 'Jos"),
+        "{lines:?}"
+    );
+    // A NUL inside a command, and a line of NULs: each an unknown command.
+    e.send_bytes(b"isready\0\n");
+    e.expect_line(
+        |l| l.starts_with("info string error: unknown command"),
+        TIMEOUT,
+    );
+    e.send_bytes(b"\0\0\0\r\n");
+    e.expect_line(
+        |l| l.starts_with("info string error: unknown command"),
+        TIMEOUT,
+    );
+    // A line that ends in \r\n, and one in the middle of a UTF-8 character.
+    e.send_bytes(b"position startpos moves e2e4\r\n");
+    e.send_bytes(b"position startpos moves d2d4 \xc3\n");
+    assert_eq!(
+        e.fen(),
+        fen_of(&position(START_FEN, &["d2d4"], CastlingMode::Standard))
+    );
+    e.go("go depth 2").check(
+        &position(START_FEN, &["d2d4"], CastlingMode::Standard),
+        CastlingMode::Standard,
+    );
+    e.send("quit");
+    assert!(e.wait_exit(TIMEOUT).success());
+}
+
 // ---------------------------------------------------------------------------
 // 3. go infinite / stop
 // ---------------------------------------------------------------------------

@@ -42,6 +42,17 @@ fn error(msg: &str) {
     send(&format!("info string error: {msg}"));
 }
 
+/// One line of input as the commands read it: without its line end (`\n`
+/// or `\r\n`), and with any byte that is not UTF-8 replaced by U+FFFD. A
+/// GUI may pass on whatever a user typed (a folder's name in Latin-1, a
+/// stray NUL): the command that holds it is then read, or refused, like
+/// any other, and the engine goes on.
+fn decode_line(bytes: &[u8]) -> String {
+    let line = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    String::from_utf8_lossy(line).into_owned()
+}
+
 /// What the loop does after a command.
 #[derive(PartialEq, Eq)]
 pub enum Flow {
@@ -116,11 +127,15 @@ impl Uci {
         std::thread::Builder::new()
             .name("stdin".into())
             .spawn(move || {
-                let stdin = std::io::stdin();
-                for line in stdin.lock().lines() {
-                    match line {
-                        Ok(l) => {
-                            if line_tx.send((Instant::now(), l)).is_err() {
+                let mut stdin = std::io::stdin().lock();
+                let mut bytes = Vec::new();
+                loop {
+                    bytes.clear();
+                    match stdin.read_until(b'\n', &mut bytes) {
+                        Ok(0) => break,
+                        Ok(_) => {
+                            let line = decode_line(&bytes);
+                            if line_tx.send((Instant::now(), line)).is_err() {
                                 break;
                             }
                         }
@@ -455,5 +470,26 @@ impl Uci {
             Color::Black => "black",
         };
         send(&format!("Side to move: {side}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_lines_lose_their_line_end_and_keep_every_other_byte() {
+        assert_eq!(decode_line(b"isready\n"), "isready");
+        assert_eq!(decode_line(b"isready\r\n"), "isready");
+        assert_eq!(decode_line(b"isready"), "isready");
+        assert_eq!(decode_line(b"a\rb\n"), "a\rb");
+        assert_eq!(decode_line(b"\n"), "");
+        // Not UTF-8 (Latin-1's e-acute): replaced, not the end of input.
+        assert_eq!(
+            decode_line(b"setoption name SyzygyPath value Jos\xe9\n"),
+            "setoption name SyzygyPath value Jos\u{fffd}"
+        );
+        assert_eq!(decode_line(b"go\0depth 1\n"), "go\0depth 1");
+        assert_eq!(decode_line("Jos\u{e9}\n".as_bytes()), "Jos\u{e9}");
     }
 }

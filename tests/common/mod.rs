@@ -101,6 +101,17 @@ impl Engine {
         stdin.flush().expect("flushing the engine's stdin");
     }
 
+    /// Writes `bytes` to the engine as they are (a line end only where
+    /// they hold one): input that is not UTF-8, or not a whole line.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let shown: String = String::from_utf8_lossy(bytes).chars().take(200).collect();
+        self.sent
+            .push(format!("{shown:?} (bytes, {} in all)", bytes.len()));
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).expect("writing to the engine");
+        stdin.flush().expect("flushing the engine's stdin");
+    }
+
     /// Closes the engine's stdin (end of input).
     pub fn close_stdin(&mut self) {
         self.sent.push("<EOF>".to_string());
