@@ -10,11 +10,14 @@
 //!   them (`lasker-tools convert`);
 //! - `train`: the trainer (`lasker-tools train`), which writes nets the
 //!   engine loads;
+//! - `judge`: nets against an outside judge, Stockfish's scores of other
+//!   engines' games (`lasker-tools judge`);
 //! - `wdl_fit`: the win/draw/loss model of `UCI_ShowWDL`, fitted to
 //!   self-play (`lasker-tools fit-wdl`).
 
 pub mod data;
 pub mod datagen;
+pub mod judge;
 pub mod pgn;
 pub mod train;
 pub mod trainingdata;

@@ -2,9 +2,10 @@
 //! takes flags, reports progress on stderr and exits (status 2 on an
 //! error, with its usage).
 
-const USAGE: &str = "usage: lasker-tools <datagen|train|convert|fit-wdl> [flags]
+const USAGE: &str = "usage: lasker-tools <datagen|train|judge|convert|fit-wdl> [flags]
   datagen   self-play games as training data (.vf)
   train     trains a net on training data
+  judge     each net's loss and rank correlation against Stockfish's scores of other engines' games
   convert   turns games, records and PGNs into each other's formats
   fit-wdl   fits the win/draw/loss model of UCI_ShowWDL to self-play data
 Each prints its flags when given a bad one.";
@@ -22,6 +23,7 @@ fn main() {
             .and_then(|config| lasker_tools::datagen::run(&config).map(drop)),
         Some("train") => lasker_tools::train::Config::from_args(rest)
             .and_then(|config| lasker_tools::train::run(&config).map(drop)),
+        Some("judge") => lasker_tools::judge::run(rest),
         Some("convert") => lasker_tools::data::convert(rest),
         Some("fit-wdl") => lasker_tools::wdl_fit::run(rest),
         Some("--help" | "-h" | "help") => {
