@@ -1810,6 +1810,88 @@ fn multipv_lines_are_exact() {
     }
 }
 
+/// A line's value after `key` in an info line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut tokens = line.split_whitespace();
+    tokens.find(|&t| t == key)?;
+    tokens.next()
+}
+
+/// An info line's score as one number that orders as scores do: a mate in
+/// fewer moves above one in more, above every centipawn score.
+fn ordered_score(line: &str) -> i64 {
+    if let Some(cp) = field(line, "cp") {
+        return cp.parse().unwrap();
+    }
+    let moves: i64 = field(line, "mate")
+        .unwrap_or_else(|| panic!("no score in '{line}'"))
+        .parse()
+        .unwrap();
+    if moves > 0 {
+        1_000_000 - moves
+    } else {
+        -1_000_000 - moves
+    }
+}
+
+/// Every depth's MultiPV lines come best first, and the move played is
+/// the last depth's first line. Each line is a search of its own, so a
+/// later one can score above an earlier one: the finished lines are ranked
+/// again after each. Fixed depths from a fresh table, so that a failure
+/// repeats; each position had depths out of order before the lines were
+/// ranked again (the Italian at 9 to 12, 1 s of search).
+#[test]
+fn multipv_lines_come_best_first_at_every_depth() {
+    let mode = CastlingMode::Standard;
+    let mut e = Engine::new();
+    e.send("setoption name MultiPV value 4");
+    for fen in [
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        START_FEN,
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+    ] {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        let out = e.go("go depth 12");
+        out.check(&position(fen, &[], mode), mode);
+        let mut by_depth: Vec<(u32, Vec<(usize, i64, &str)>)> = Vec::new();
+        for l in out.infos().filter(|l| l.contains(" multipv ")) {
+            let depth: u32 = field(l, "depth").unwrap().parse().unwrap();
+            let k: usize = field(l, "multipv").unwrap().parse().unwrap();
+            let first = field(l, "pv").unwrap();
+            if by_depth.last().is_none_or(|(d, _)| *d != depth) {
+                by_depth.push((depth, Vec::new()));
+            }
+            by_depth
+                .last_mut()
+                .unwrap()
+                .1
+                .push((k, ordered_score(l), first));
+        }
+        assert_eq!(
+            by_depth.last().map(|(d, _)| *d),
+            Some(12),
+            "{:?}",
+            out.lines
+        );
+        for (depth, lines) in &by_depth {
+            let numbers: Vec<usize> = lines.iter().map(|l| l.0).collect();
+            assert_eq!(
+                numbers,
+                [1, 2, 3, 4],
+                "{fen} depth {depth}: {:?}",
+                out.lines
+            );
+            assert!(
+                lines.windows(2).all(|w| w[0].1 >= w[1].1),
+                "{fen} depth {depth}: lines out of order {lines:?}"
+            );
+        }
+        let (_, last) = by_depth.last().unwrap();
+        assert_eq!(last[0].2, out.bestmove, "{:?}", out.lines);
+    }
+}
+
 // ---------------------------------------------------------------------------
 // 19. Troubleshooting: Debug Log File, --version, --help, EvalFile's folder
 // ---------------------------------------------------------------------------

@@ -117,6 +117,14 @@ impl Searcher<'_> {
                 if self.stopped {
                     break;
                 }
+                // A later line can score above an earlier one (each is a
+                // search of its own, and the earlier only proved the rest
+                // no better within its window): the finished lines are
+                // ranked again, as Stockfish does, so that they are
+                // reported best first and the first is the move played,
+                // whichever line a stop interrupts. Stable: equal scores
+                // keep the order they were found in.
+                self.root_moves[..=pv_index].sort_by_key(|rm| -rm.score);
             }
             if self.stopped {
                 break;
