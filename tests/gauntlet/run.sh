@@ -1,35 +1,37 @@
 #!/usr/bin/env bash
-# The gauntlet: Lasker against engines nobody here wrote, at 10+0.1, with
-# ../shared/tools/match.py (needs python-chess: pip install chess) and the
-# Debian engines (apt-get install stockfish toga2 glaurung phalanx fairymax).
+# The gauntlet, Lasker's yardstick for strength: one or two builds against
+# the engines of opponents.txt (none of them learned from Lasker's games),
+# each on the clock that puts it near Lasker 1.2.0's strength, through
+# ../shared/tools/gauntlet.py (python-chess: pip install chess), with the
+# background jobs paused (tools/scripts/paused.sh). Given two builds,
+# every opening and opponent is played by both with both colours, and the
+# last line is NEW's paired difference over OLD.
 #
-#   tests/gauntlet/run.sh ./lasker 100 toga2 glaurung stockfish phalanx fairymax
+#   tests/gauntlet/run.sh NEW [OLD]
+#   env: TC     the builds' clock (default 8+0.08, the verdict; 4+0.04 to
+#               screen: the opponents' clocks scale with it)
+#        PAIRS  openings per opponent (default 20: 40 games a build each)
+#        SEED   the openings' shuffle (default 1)
+#        ONLY   opponents to play, comma-separated (default all)
+#        OUT    folder of the log and PGN (default ../data/gauntlet)
 #
-# Every engine gets one thread, 64 MB of hash and no book of its own: the
-# openings come from openings_8moves_v3.epd, each played with both colours.
-# Logs and PGNs go to the current directory; one summary line per opponent
-# is appended to gauntlet_summary.txt.
+# Install the pool first: bash ../shared/engines/build.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-shared=${SHARED:-$here/../../../shared}
-lasker=$(realpath "$1")
-games=$2
-shift 2
-adapter="$here/xboard_as_uci.py"
-for opponent in "$@"; do
-    case $opponent in
-    toga2) command=/usr/games/toga2 opts=(--opt2 Hash=64 --opt2 OwnBook=false) ;;
-    glaurung) command=/usr/games/glaurung opts=(--opt2 Hash=64 --opt2 Threads=1 --opt2 OwnBook=false) ;;
-    stockfish) command=/usr/games/stockfish opts=(--opt2 Hash=64 --opt2 Threads=1 --opt2 "Skill Level=${SKILL:-5}") ;;
-    # xboard engines, through the adapter: book and learning off, 64 MB.
-    phalanx) command="$adapter /usr/games/phalanx -b- -l- -t 65536" opts=() ;;
-    fairymax) command="$adapter --edit /usr/games/fairymax" opts=() ;;
-    *) echo "unknown opponent $opponent" >&2; exit 2 ;;
-    esac
-    python3 "$shared/tools/match.py" --engine "$lasker" --engine "$command" --opt1 Hash=64 "${opts[@]}" \
-        --tc 10+0.1 --concurrency 2 --games "$games" \
-        --openings "$shared/suites/openings_8moves_v3.epd" --pgn "gauntlet_$opponent.pgn" \
-        >"gauntlet_$opponent.log" 2>&1
-    echo "$opponent: $(grep -E 'games, W' "gauntlet_$opponent.log" | tail -1) | $(grep terminations "gauntlet_$opponent.log")" \
-        >>gauntlet_summary.txt
-done
+root=$(cd "$here/../.." && pwd)
+shared=${SHARED:-$root/../shared}
+[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '2,18p' "$0" >&2; exit 2; }
+builds=()
+for build in "$@"; do builds+=(--engine "$(realpath "$build")"); done
+tc=${TC:-8+0.08}
+seed=${SEED:-1}
+out=${OUT:-$root/../data/gauntlet}
+mkdir -p "$out"
+name="$out/$(date -u +%Y%m%dT%H%M%S)-$(basename "$1")${2:+-vs-$(basename "$2")}-$tc-s$seed"
+only=()
+[ -n "${ONLY:-}" ] && only=(--only "$ONLY")
+echo "gauntlet: log $name.log, games $name.pgn" >&2
+"$root/tools/scripts/paused.sh" python3 "$shared/tools/gauntlet.py" "${builds[@]}" \
+    --opponents "$here/opponents.txt" "${only[@]}" --tc "$tc" --pairs "${PAIRS:-20}" \
+    --seed "$seed" --concurrency 2 --openings "$shared/suites/openings_8moves_v3.epd" \
+    --pgn "$name.pgn" 2>&1 | tee "$name.log"

@@ -2,7 +2,7 @@
 # Starts self-play datagen in the background on both cores, with the tools'
 # embedded net, writing into the data folder (default ../data beside the
 # checkout, as ../shared is): net<TAG>-s<SEED>.vf, datagen-s<SEED>.log,
-# datagen.pid (for match-paused.sh) and a line in ledger.txt.
+# datagen.pid (for paused.sh) and a line in ledger.txt.
 #
 #   tools/scripts/datagen-bg.sh SEED
 #   env: TOOLS  the lasker-tools binary (default DATA/lasker-tools)

@@ -1,24 +1,32 @@
 #!/bin/bash
-# Runs ../shared/tools/match.py with the background datagen paused
-# (SIGSTOP) and resumes it (SIGCONT) however the match ends: on two shared
-# cores a niced datagen still slows the engines, and the timed games must
-# have the cores. Start and end go to the data folder's ledger.txt.
+# Runs a command with the background jobs paused and resumes them however
+# it ends: on two shared cores a niced datagen still slows the engines, and
+# timed games must have the cores. Each job is a process group whose
+# leader's pid is in a DATA/*.pid file (datagen-bg.sh writes datagen.pid);
+# the whole group is stopped (SIGSTOP), so engines a job drives stop too.
+# Start and end go to DATA/ledger.txt.
 #
-#   tools/scripts/match-paused.sh MATCH.PY-ARGUMENTS...
-#   env: DATA  the data folder holding datagen.pid (default ../data)
+#   tools/scripts/paused.sh COMMAND ARGS...
+#   e.g. tools/scripts/paused.sh python3 ../shared/tools/match.py --engine A --engine B ...
+#   env: DATA  the data folder (default ../data beside the checkout)
 #
-# Stop a match with `pkill -TERM -f tools/match.py`: the trap resumes datagen.
+# Stop the command with SIGTERM (e.g. `pkill -TERM -f tools/match.py`): the
+# trap resumes the jobs.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DATA=${DATA:-$ROOT/../data}
-cd "$ROOT"
-PID=$(cat "$DATA/datagen.pid" 2>/dev/null || true)
+PIDS=$(cat "$DATA"/*.pid 2>/dev/null | tr '\n' ' ')
+signal() {
+    for pid in $PIDS; do
+        kill "-$1" -- "-$pid" 2>/dev/null || kill "-$1" "$pid" 2>/dev/null
+    done
+}
 resume() {
-    [ -n "$PID" ] && kill -CONT "$PID" 2>/dev/null
-    echo "$(date -u +%FT%T) match end, datagen ${PID:-none} resumed" >> "$DATA/ledger.txt"
+    signal CONT
+    echo "$(date -u +%FT%T) end, resumed: ${PIDS:-none}" >> "$DATA/ledger.txt"
 }
 trap resume EXIT
 trap 'exit 143' TERM INT
-[ -n "$PID" ] && kill -STOP "$PID" 2>/dev/null
-echo "$(date -u +%FT%T) match start, datagen ${PID:-none} paused: $*" >> "$DATA/ledger.txt"
-python3 ../shared/tools/match.py "$@"
+signal STOP
+echo "$(date -u +%FT%T) paused ${PIDS:-none} for: $*" >> "$DATA/ledger.txt"
+"$@"
