@@ -1854,41 +1854,31 @@ fn multipv_lines_come_best_first_at_every_depth() {
         e.send(&format!("position fen {fen}"));
         let out = e.go("go depth 12");
         out.check(&position(fen, &[], mode), mode);
-        let mut by_depth: Vec<(u32, Vec<(usize, i64, &str)>)> = Vec::new();
-        for l in out.infos().filter(|l| l.contains(" multipv ")) {
-            let depth: u32 = field(l, "depth").unwrap().parse().unwrap();
-            let k: usize = field(l, "multipv").unwrap().parse().unwrap();
-            let first = field(l, "pv").unwrap();
-            if by_depth.last().is_none_or(|(d, _)| *d != depth) {
-                by_depth.push((depth, Vec::new()));
-            }
-            by_depth
-                .last_mut()
-                .unwrap()
-                .1
-                .push((k, ordered_score(l), first));
+        let lines: Vec<&str> = out
+            .infos()
+            .filter(|l| l.contains(" multipv "))
+            .map(String::as_str)
+            .collect();
+        let depths: Vec<&[&str]> = lines
+            .chunk_by(|a, b| field(a, "depth") == field(b, "depth"))
+            .collect();
+        let last = depths.last().expect("MultiPV lines");
+        assert_eq!(field(last[0], "depth"), Some("12"), "{:?}", out.lines);
+        for depth in &depths {
+            let numbers: Vec<&str> = depth.iter().map(|l| field(l, "multipv").unwrap()).collect();
+            assert_eq!(numbers, ["1", "2", "3", "4"], "{fen}: {depth:?}");
+            let scores: Vec<i64> = depth.iter().map(|l| ordered_score(l)).collect();
+            assert!(
+                scores.windows(2).all(|w| w[0] >= w[1]),
+                "{fen}: lines out of order {scores:?} in {depth:?}"
+            );
         }
         assert_eq!(
-            by_depth.last().map(|(d, _)| *d),
-            Some(12),
+            field(last[0], "pv"),
+            Some(out.bestmove.as_str()),
             "{:?}",
             out.lines
         );
-        for (depth, lines) in &by_depth {
-            let numbers: Vec<usize> = lines.iter().map(|l| l.0).collect();
-            assert_eq!(
-                numbers,
-                [1, 2, 3, 4],
-                "{fen} depth {depth}: {:?}",
-                out.lines
-            );
-            assert!(
-                lines.windows(2).all(|w| w[0].1 >= w[1].1),
-                "{fen} depth {depth}: lines out of order {lines:?}"
-            );
-        }
-        let (_, last) = by_depth.last().unwrap();
-        assert_eq!(last[0].2, out.bestmove, "{:?}", out.lines);
     }
 }
 
