@@ -473,6 +473,37 @@ fn go_infinite_waits_for_stop() {
 /// has read `bestmove`. To make the window wide, the first search ends at
 /// once (mated position) while the loop is busy parsing a long `position`
 /// command sent right behind the `go`.
+/// A `stop` sent with the `go`, or a clock already gone, still gets the
+/// first iteration's best move, not the first root move searched: beside
+/// a mate in one, the mate (before, `f2f3`). The table is cleared each
+/// time, so that its move can't put the mate first.
+#[test]
+fn a_stop_at_once_answers_the_first_iterations_best_move() {
+    const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+    let mode = CastlingMode::Standard;
+    let pos = position(MATE_IN_ONE, &[], mode);
+    let mut e = Engine::new();
+    let answer = |e: &mut Engine, go: &str, stop: bool| {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {MATE_IN_ONE}"));
+        e.send(go);
+        if stop {
+            e.send("stop");
+        }
+        let out = e.read_search(TIMEOUT);
+        out.check(&pos, mode);
+        assert_eq!(out.bestmove, "a1a8", "'{go}': {:?}", out.lines);
+        assert!(e.isready().is_empty());
+    };
+    for _ in 0..10 {
+        answer(&mut e, "go infinite", true);
+        answer(&mut e, "go depth 20", true);
+    }
+    for go in ["go movetime 1", "go wtime 0 btime 0", "go nodes 1"] {
+        answer(&mut e, go, false);
+    }
+}
+
 #[test]
 fn go_right_after_bestmove_does_not_wedge() {
     let shuffle = "g1f3 g8f6 f3g1 f6g8 ".repeat(25_000);

@@ -374,9 +374,12 @@ pub struct Searcher<'a> {
     unpublished_nodes: u64,
     seldepth: usize,
     stopped: bool,
-    /// A stop is obeyed only once the root has a move with a searched
-    /// score: after the first root move of the first iteration (helpers
-    /// need none: their votes count only after a completed iteration).
+    /// A stop (the user's or a limit's) is obeyed only once the first
+    /// iteration is done: it takes microseconds, and before it ends the
+    /// move in hand is whichever root move came first, not the best of
+    /// them (a `stop` at once beside a mate in one played another move).
+    /// Helpers need none: their votes count only after a completed
+    /// iteration.
     has_move_to_play: bool,
     /// The slowest tablebase probe of this search so far: no probe starts
     /// nearer than this to the hard time limit (a cold table's probe reads
@@ -530,9 +533,11 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The main thread stops the search at the hard time limit: in the
-    /// first iteration too, since whatever came before it (a cold table,
-    /// a loaded machine) counts against the same clock.
+    /// The main thread stops the search at the hard time limit, looked at
+    /// from the first node on, since whatever came before it (a cold
+    /// table, a loaded machine) counts against the same clock: past it,
+    /// the search ends with its first iteration (`has_move_to_play`),
+    /// which probes no table.
     fn check_clock(&self) {
         let setup = self.setup;
         if self.thread_id == 0 && setup.spent(setup.budget.maximum) {
@@ -540,8 +545,8 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Has this search been told to stop? Not before the root has a
-    /// searched move to play (`has_move_to_play`).
+    /// Has this search been told to stop? Not before its first iteration
+    /// is done (`has_move_to_play`).
     fn should_stop(&mut self) -> bool {
         if !self.stopped && self.has_move_to_play && self.setup.control.stopped() {
             self.stopped = true;

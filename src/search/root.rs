@@ -34,8 +34,7 @@ pub struct RankedRoot {
 
 impl Searcher<'_> {
     /// The legal root moves, restricted by `searchmoves` if given; the
-    /// table's move first (the one played if the clock stops the first
-    /// iteration after one move).
+    /// table's move (an earlier search's best) first.
     fn collect_root_moves(&mut self) -> Vec<RootMove> {
         let legal = self.pos.board().legal_moves();
         let wanted = &self.setup.request.limits.searchmoves;
@@ -63,8 +62,8 @@ impl Searcher<'_> {
         self.root_moves = self.collect_root_moves();
         self.keep_best_tablebase_moves();
         // Whatever came before (the ranking's probes, the thread's start,
-        // a busy machine) counts: at the hard limit already, the first
-        // iteration stops after one move.
+        // a busy machine) counts: at the hard limit already, the search
+        // ends after the first iteration.
         self.check_clock();
         if self.root_moves.is_empty() {
             let (score, chances) = if self.pos.in_check() {
@@ -142,6 +141,7 @@ impl Searcher<'_> {
                 );
             }
             self.completed_depth = depth;
+            self.has_move_to_play = true;
             if self.verbose() {
                 for i in 0..multipv {
                     self.report(depth, i, "");
@@ -358,9 +358,6 @@ impl Searcher<'_> {
             self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.should_stop() {
                 return best;
-            }
-            if i == self.pv_index {
-                self.has_move_to_play = true;
             }
             let rm = &mut self.root_moves[i];
             if i == self.pv_index || score > alpha {
