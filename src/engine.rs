@@ -50,8 +50,9 @@ struct Flags {
     /// Set just before `bestmove` is printed: a `go` that arrives after it
     /// is a new search, not a second one.
     finished: AtomicBool,
-    /// The running search is `infinite` or `ponder`: only the user ends it.
-    holds_bestmove: AtomicBool,
+    /// The running search ends without `stop` once it is no longer
+    /// pondering: it has a limit of its own (`Limits::ends_by_itself`).
+    ends_by_itself: AtomicBool,
     /// Each search thread's memory (histories, counter-moves, evaluation
     /// cache), kept from one move of a game to the next. Only a running
     /// search holds the lock (and `ucinewgame`, between searches).
@@ -99,8 +100,10 @@ impl Engine {
         let flags = Arc::clone(&self.flags);
         flags.control.reset(request.limits.ponder);
         flags.finished.store(false, Ordering::SeqCst);
-        let holds = request.limits.infinite || request.limits.ponder;
-        flags.holds_bestmove.store(holds, Ordering::SeqCst);
+        // A weakened search has the level's node budget.
+        let ends = request.limits.ends_by_itself(request.position.turn())
+            || (request.strength.is_some() && !request.limits.infinite);
+        flags.ends_by_itself.store(ends, Ordering::SeqCst);
         self.started = request.received;
         let handle = thread::Builder::new()
             .name("search-0".into())
@@ -153,11 +156,15 @@ impl Engine {
         }
     }
 
-    /// End of input: a search with a limit may finish (so that `echo "go
-    /// depth 12" | lasker` prints its move); one that only `stop` could end
-    /// is stopped.
+    /// End of input: a search with a limit of its own may finish (so that
+    /// `echo "go depth 12" | lasker` prints its move); one that only `stop`
+    /// or `ponderhit` could end (`infinite`, `ponder`, `mate` on a board
+    /// with no mate, a `go` without limits) is stopped, so that it ends in
+    /// a `bestmove` and the engine exits, instead of searching on for a
+    /// GUI that is gone.
     pub fn finish_or_stop(&mut self) {
-        if self.flags.holds_bestmove.load(Ordering::SeqCst) {
+        let pondering = self.flags.control.pondering.load(Ordering::SeqCst);
+        if pondering || !self.flags.ends_by_itself.load(Ordering::SeqCst) {
             self.stop();
         }
         self.wait();

@@ -61,6 +61,19 @@ impl Limits {
         }
     }
 
+    /// Does a limit of the search's own end it, for `us` to move: a depth,
+    /// a node count, a move time or `us`'s clock? Not `infinite`, which
+    /// only `stop` ends, nor `mate` alone: there may be no mate to find.
+    /// (A `ponder` search waits for `ponderhit` before its limits count.)
+    pub fn ends_by_itself(&self, us: Color) -> bool {
+        !self.infinite
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.soft_nodes.is_some()
+                || self.movetime.is_some()
+                || self.clock(us).is_some())
+    }
+
     fn clock(&self, us: Color) -> Option<(i64, u64)> {
         match us {
             Color::White => self.wtime.map(|t| (t, self.winc.unwrap_or(0))),
@@ -175,6 +188,46 @@ pub fn soft_limit_share() -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_search_ends_by_itself_with_a_limit_of_its_own() {
+        let ends = |limits: Limits| limits.ends_by_itself(Color::White);
+        assert!(ends(Limits::depth(5)));
+        for limits in [
+            Limits {
+                nodes: Some(1),
+                ..Limits::default()
+            },
+            Limits {
+                movetime: Some(1),
+                ..Limits::default()
+            },
+            Limits {
+                wtime: Some(1000),
+                mate: Some(3),
+                ..Limits::default()
+            },
+        ] {
+            assert!(ends(limits.clone()), "{limits:?}");
+            assert!(
+                !ends(Limits {
+                    infinite: true,
+                    ..limits
+                }),
+                "infinite"
+            );
+        }
+        assert!(!ends(Limits::default()));
+        assert!(!ends(Limits {
+            mate: Some(5),
+            ..Limits::default()
+        }));
+        // Black's clock is no limit of White's search.
+        assert!(!ends(Limits {
+            btime: Some(1000),
+            ..Limits::default()
+        }));
+    }
 
     #[test]
     fn movetime_leaves_overhead() {

@@ -1206,6 +1206,48 @@ fn eof_stops_pondering() {
     assert!(e.wait_exit(TIMEOUT).success());
 }
 
+/// A search that nothing but `stop` or `ponderhit` would end is stopped at
+/// the end of input: it answers with one `bestmove` and the engine exits,
+/// instead of searching on for a GUI that is gone (`go mate 5` on a board
+/// without a mate ran on; so do a `go` without limits and a bare `go
+/// ponder`, which has no clock to play on after `ponderhit`).
+#[test]
+fn eof_stops_a_search_that_would_not_end_by_itself() {
+    let mode = CastlingMode::Standard;
+    for (fen, go) in [
+        (START_FEN, "go mate 5"),
+        (KIWIPETE, "go mate 3 searchmoves e2a6 d5e6"),
+        (START_FEN, "go ponder"),
+        (START_FEN, "go"),
+        (START_FEN, "go searchmoves e2e4 d2d4"),
+    ] {
+        let mut e = Engine::new();
+        e.send(&format!("position fen {fen}"));
+        e.send(go);
+        e.close_stdin();
+        let status = e.wait_exit(Duration::from_secs(20));
+        assert!(status.success(), "'{go}': exit status {status:?}");
+        let out = SearchOutput::parse(e.rest_of_output(TIMEOUT));
+        out.check(&position(fen, &[], mode), mode);
+        let bestmoves = out
+            .lines
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .count();
+        assert_eq!(bestmoves, 1, "'{go}': {:?}", out.lines);
+    }
+    // After `ponderhit` a ponder search on the clock is a search on the
+    // clock: it ends by itself, and is left to.
+    let mut e = Engine::new();
+    e.send("position startpos");
+    e.send("go ponder wtime 300 btime 300");
+    e.send("ponderhit");
+    e.close_stdin();
+    assert!(e.wait_exit(TIMEOUT).success());
+    let out = SearchOutput::parse(e.rest_of_output(TIMEOUT));
+    out.check(&startpos(), mode);
+}
+
 #[test]
 fn quit_during_search_exits() {
     let mut e = Engine::new();
