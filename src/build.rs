@@ -65,10 +65,10 @@ Usage:
   lasker                      speak UCI on stdin/stdout (load it into a GUI)
   lasker bench [DEPTH]        search the bench positions; ends 'N nodes M nps'
   lasker \"CMD\" [\"CMD\" ...]    run UCI commands, e.g. lasker \"position startpos\" \"go depth 12\"
-  lasker datagen|train|convert|fit-wdl ...
-                              the training tools (each lists its flags on a bad one)
   lasker --version            version, build, CPU level and net
   lasker --help               this text
+An argument that starts no command is an error (exit status 2). The
+training tools (datagen, train, convert, fit-wdl) are lasker-tools'.
 
 At the UCI prompt, 'uci' lists the options; 'd' shows the board; 'eval' the
 net's view of it. Documentation: README.md and docs/ in the source.";

@@ -8,6 +8,7 @@
 //! appended to the file, written as it happens so that a crash or a hung GUI
 //! leaves the lines up to it.
 
+use std::borrow::Cow;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::sync::{Mutex, PoisonError};
@@ -32,6 +33,20 @@ pub fn send(line: &str) {
     // on until it reads `quit` or the end of its input.
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
+}
+
+/// The most characters of the GUI's input an answer quotes.
+pub const EXCERPT_CHARS: usize = 100;
+
+/// `text`, from the GUI's input, as an answer quotes it: whole up to
+/// `EXCERPT_CHARS` characters, else its first `EXCERPT_CHARS` (cut
+/// between characters), `...` and its length, so that a line of a
+/// megabyte is not answered with a megabyte.
+pub fn excerpt(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        None => Cow::Borrowed(text),
+        Some((cut, _)) => Cow::Owned(format!("{}... ({} bytes)", &text[..cut], text.len())),
+    }
 }
 
 /// Notes a line read from the GUI in the debug log.
@@ -108,6 +123,24 @@ fn civil_date(days: i64) -> (i64, u32, u32) {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn long_input_is_quoted_in_part() {
+        assert_eq!(excerpt("wibble"), "wibble");
+        let exact = "x".repeat(EXCERPT_CHARS);
+        assert_eq!(excerpt(&exact), exact);
+        let long = "x".repeat(100_000);
+        assert_eq!(
+            excerpt(&long),
+            format!("{}... (100000 bytes)", "x".repeat(EXCERPT_CHARS))
+        );
+        // Cut between characters, not inside one (2 bytes each).
+        let accents = "\u{e9}".repeat(EXCERPT_CHARS + 1);
+        assert_eq!(
+            excerpt(&accents),
+            format!("{}... (202 bytes)", "\u{e9}".repeat(EXCERPT_CHARS))
+        );
+    }
 
     #[test]
     fn timestamps_are_utc_dates() {

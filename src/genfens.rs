@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use shakmaty::{CastlingMode, Position as _};
 
+use crate::channel::excerpt;
 use crate::nnue::Network;
 use crate::position::Position;
 use crate::rng::Rng;
@@ -52,17 +53,18 @@ impl Request {
         let [count, "seed", seed, "book", book, extra @ ..] = args else {
             return Err(format!(
                 "expected '{USAGE}', got 'genfens {}'",
-                args.join(" ")
+                excerpt(&args.join(" "))
             ));
         };
         if let Some(word) = extra.first() {
             return Err(format!(
-                "genfens: Lasker takes no extra arguments, got '{word}'"
+                "genfens: Lasker takes no extra arguments, got '{}'",
+                excerpt(word)
             ));
         }
         let number = |name: &str, v: &str| {
             v.parse::<u64>()
-                .map_err(|_| format!("genfens: {name} '{v}' is not a number"))
+                .map_err(|_| format!("genfens: {name} '{}' is not a number", excerpt(v)))
         };
         Ok(Request {
             count: number("N", count)?,

@@ -1,6 +1,7 @@
 //! The `lasker` binary: a UCI engine on stdin/stdout. Arguments, if any, are
 //! run as commands (`lasker bench`, `lasker "position startpos" "go depth 9"`)
-//! and the engine exits when the search they start has finished.
+//! and the engine exits when the search they start has finished; one that
+//! starts no command is a usage error (said on stderr, exit status 2).
 //!
 //! `lasker --version` and `--help` say what the binary is; `lasker spsa`
 //! (a `--features tune` build) prints the search parameters as OpenBench's
@@ -39,11 +40,17 @@ fn main() {
         }
         return;
     }
-    let mut uci = Uci::new();
     if args.is_empty() {
-        uci.run_stdin();
-    } else {
-        uci.run_args(&args);
+        Uci::new().run_stdin();
+        return;
+    }
+    match Uci::command_line(&args) {
+        Ok(commands) => Uci::new().run_args(&commands),
+        // Said to the user, not to a GUI, with the status of a usage error.
+        Err(e) => {
+            eprintln!("lasker: {e}");
+            std::process::exit(2);
+        }
     }
 }
 

@@ -25,6 +25,8 @@ use shakmaty::{
     Position as _, PositionError, Role, Square,
 };
 
+use crate::channel::excerpt;
+
 /// Counters in the repetition table. 4096 one-byte counters fit in L1.
 pub const REPETITION_TABLE_SIZE: usize = 4096;
 
@@ -341,7 +343,7 @@ impl Position {
     pub fn make_uci(&mut self, text: &str) -> Result<Move, SetupError> {
         let uci: UciMove = text
             .parse()
-            .map_err(|_| SetupError::Move(format!("malformed move '{text}'")))?;
+            .map_err(|_| SetupError::Move(format!("malformed move '{}'", excerpt(text))))?;
         let m = uci
             .to_move(self.board())
             .map_err(|_| SetupError::Move(format!("illegal move '{text}' in {}", self.fen())))?;

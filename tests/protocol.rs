@@ -423,6 +423,39 @@ fn bytes_that_are_not_utf8_are_read_and_answered() {
     assert!(e.wait_exit(TIMEOUT).success());
 }
 
+/// Input is quoted in an answer up to 100 characters: a line of 100 KB is
+/// not answered with 100 KB (before, an unknown line came back whole).
+#[test]
+fn long_input_is_quoted_in_part() {
+    let mut e = Engine::new();
+    let long = "x".repeat(100_000);
+    for cmd in [
+        long.clone(),
+        format!("setoption name {long} value 1"),
+        format!("setoption name Hash value {long}"),
+        format!("position fen {long}"),
+        format!("position startpos moves {long}"),
+        format!("go perft {long}"),
+    ] {
+        e.send(&cmd);
+        let lines = e.isready();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].starts_with("info string error: "), "{lines:?}");
+        assert!(
+            lines[0].len() < 300,
+            "{} bytes: {}",
+            lines[0].len(),
+            &lines[0][..300]
+        );
+        assert!(lines[0].contains("xxx... (100000 bytes)"), "{}", lines[0]);
+    }
+    e.send("position startpos");
+    e.send(&format!("go depth 1 {long}"));
+    let out = e.read_search(TIMEOUT);
+    out.check(&startpos(), CastlingMode::Standard);
+    assert!(out.lines.iter().all(|l| l.len() < 300), "{:?}", out.lines);
+}
+
 // ---------------------------------------------------------------------------
 // 3. go infinite / stop
 // ---------------------------------------------------------------------------
@@ -988,7 +1021,9 @@ fn perft_output(e: &mut Engine, depth: u32) -> (Vec<(String, u64)>, u64) {
             (m.to_string(), n.parse().expect("a count"))
         })
         .collect();
-    assert_eq!(moves.iter().map(|(_, n)| n).sum::<u64>(), total);
+    if depth > 0 {
+        assert_eq!(moves.iter().map(|(_, n)| n).sum::<u64>(), total);
+    }
     (moves, total)
 }
 
@@ -1009,12 +1044,18 @@ fn perft_counts() {
     // Castling in standard notation.
     assert!(moves.iter().any(|(m, _)| m == "e1g1"), "{moves:?}");
     assert!(moves.iter().any(|(m, _)| m == "e1c1"), "{moves:?}");
-    // perft 1, and a perft with no moves.
+    // perft 1, and perft 0: the position itself, one node (as every
+    // perft counts it), split by no move.
     let (moves, total) = perft_output(&mut e, 1);
     assert_eq!((moves.len(), total), (48, 48));
+    let (moves, total) = perft_output(&mut e, 0);
+    assert_eq!((moves.len(), total), (0, 1));
+    // A position with no moves: none at depth 2, itself at 0.
     e.send(&format!("position fen {CHECKMATED}"));
     let (moves, total) = perft_output(&mut e, 2);
     assert_eq!((moves.len(), total), (0, 0));
+    let (moves, total) = perft_output(&mut e, 0);
+    assert_eq!((moves.len(), total), (0, 1));
     assert!(e.isready().is_empty());
 }
 
@@ -1144,6 +1185,31 @@ fn command_line_search_exits_by_itself() {
         CastlingMode::Standard,
     );
     assert!(out.values("score").count() > 0);
+}
+
+/// An argument that starts no command is a usage error: said on stderr,
+/// exit status 2, nothing on stdout (before: an `info string` on stdout,
+/// and success).
+#[test]
+fn an_unknown_argument_is_a_usage_error() {
+    for args in [
+        &["--bogus"][..],
+        &["bogus", "1"],
+        &["position startpos", "godepth 1"],
+    ] {
+        let out = std::process::Command::new(common::exe())
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: {:?}", out.stdout);
+        assert!(
+            stderr.contains("unknown command or option"),
+            "{args:?}: {stderr}"
+        );
+    }
 }
 
 #[test]

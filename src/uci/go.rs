@@ -8,6 +8,7 @@
 //! distance or node count below 1 is the smallest search of its kind.
 
 use super::Uci;
+use crate::channel::excerpt;
 use crate::position::Position;
 use crate::score::MAX_PLY;
 use crate::timeman::Limits;
@@ -63,7 +64,7 @@ impl Uci {
             return match depth.parse::<u32>() {
                 Ok(d) if d <= 12 => Ok(GoCommand::Perft(d)),
                 Ok(d) => Err(format!("perft depth {d} is too deep (at most 12)")),
-                Err(_) => Err(format!("perft depth '{depth}' is not a number")),
+                Err(_) => Err(format!("perft depth '{}' is not a number", excerpt(depth))),
             };
         }
         let mut limits = Limits::default();
@@ -97,12 +98,12 @@ impl Uci {
                     // Clocks and counts as whole numbers; a GUI may send a
                     // clock with a fraction or a sign.
                     let Some(n) = parse_number(value) else {
-                        skipped.push(format!("'{key} {value}': not a number"));
+                        skipped.push(format!("'{key} {}': not a number", excerpt(value)));
                         continue;
                     };
                     set_limit(&mut limits, key, n);
                 }
-                other => skipped.push(format!("unknown parameter '{other}'")),
+                other => skipped.push(format!("unknown parameter '{}'", excerpt(other))),
             }
         }
         Ok(GoCommand::Search { limits, skipped })
@@ -146,7 +147,7 @@ fn set_limit(limits: &mut Limits, key: &str, n: i64) {
 
 /// `text` as a legal move in `position`, in the position's notation.
 fn legal_move(position: Option<&Position>, text: &str) -> Result<String, String> {
-    let position = position.ok_or(format!("'{text}': no position to play it in"))?;
+    let position = position.ok_or(format!("'{}': no position to play it in", excerpt(text)))?;
     let mut probe = position.clone();
     let m = probe.make_uci(text).map_err(|e| e.to_string())?;
     Ok(position.uci(m))

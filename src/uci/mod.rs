@@ -19,7 +19,7 @@ use log::debug;
 use shakmaty::{CastlingMode, Color, Position as _};
 
 use crate::bench;
-use crate::channel::send;
+use crate::channel::{excerpt, send};
 use crate::engine::{Engine, SearchFinished, send_bestmove};
 use crate::epd;
 use crate::genfens;
@@ -52,6 +52,26 @@ fn decode_line(bytes: &[u8]) -> String {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     String::from_utf8_lossy(line).into_owned()
 }
+
+/// The first words of the commands `handle` knows (its match's arms).
+const COMMANDS: &[&str] = &[
+    "uci",
+    "isready",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "setoption",
+    "quit",
+    "d",
+    "eval",
+    "bench",
+    "solve",
+    "genfens",
+    "debug",
+    "register",
+];
 
 /// What the loop does after a command.
 #[derive(PartialEq, Eq)]
@@ -101,18 +121,34 @@ impl Uci {
         CastlingMode::from_chess960(self.options.chess960)
     }
 
-    /// Runs the commands given on the command line, waits for the search
-    /// they start, and returns.
-    pub fn run_args(&mut self, args: &[String]) {
-        // `lasker bench 8` is one command; `lasker "position ..." "go ..."`
-        // is one command per argument.
+    /// The commands a command line holds: `lasker bench 8` is one command,
+    /// `lasker "position ..." "go ..."` one per argument. One that starts
+    /// with a word no command has (`lasker --bogus`, a typing error) is a
+    /// usage error, for the caller to report on stderr: nothing runs.
+    pub fn command_line(args: &[String]) -> Result<Vec<String>, String> {
         let commands: Vec<String> = if args.iter().any(|a| a.contains(' ')) {
             args.to_vec()
         } else {
             vec![args.join(" ")]
         };
+        for c in &commands {
+            if let Some(word) = c.split_whitespace().next()
+                && !COMMANDS.contains(&word)
+            {
+                return Err(format!(
+                    "unknown command or option '{}' (lasker --help lists them)",
+                    excerpt(word)
+                ));
+            }
+        }
+        Ok(commands)
+    }
+
+    /// Runs `commands` (from `command_line`), waits for the search they
+    /// start, and returns.
+    pub fn run_args(&mut self, commands: &[String]) {
         for c in commands {
-            if self.handle(&c) == Flow::Quit {
+            if self.handle(c) == Flow::Quit {
                 break;
             }
         }
@@ -211,7 +247,10 @@ impl Uci {
             "solve" => self.cmd_solve(args),
             "genfens" => self.cmd_genfens(args),
             "debug" | "register" => {}
-            _ => error(&format!("unknown command '{}'", line.trim())),
+            _ => {
+                debug_assert!(!COMMANDS.contains(&cmd), "'{cmd}' is in COMMANDS");
+                error(&format!("unknown command '{}'", excerpt(line.trim())));
+            }
         }
         Flow::Continue
     }
@@ -327,11 +366,16 @@ impl Uci {
             return;
         };
         let start = Instant::now();
-        let mut total = 0;
-        for (m, n) in perft::divide(&mut pos, depth) {
+        let split = perft::divide(&mut pos, depth);
+        for (m, n) in &split {
             send(&format!("{m}: {n}"));
-            total += n;
         }
+        // At depth 0 no move splits the count: it is the position itself.
+        let total = if depth == 0 {
+            perft::perft(&mut pos, 0)
+        } else {
+            split.iter().map(|(_, n)| n).sum()
+        };
         let secs = start.elapsed().as_secs_f64();
         send("");
         send(&format!("Nodes searched: {total}"));
@@ -346,7 +390,12 @@ impl Uci {
             None => bench::DEFAULT_BENCH_DEPTH,
             Some(d) => match d.parse::<u32>() {
                 Ok(d) if (1..=64).contains(&d) => d,
-                _ => return error(&format!("bench depth '{d}' is not a number in 1..64")),
+                _ => {
+                    return error(&format!(
+                        "bench depth '{}' is not a number in 1..64",
+                        excerpt(d)
+                    ));
+                }
             },
         };
         let r = bench::run(depth, self.options.techniques, &self.options.net);
@@ -376,11 +425,16 @@ impl Uci {
         let ms = match args.get(1).map(|v| v.parse::<u64>()) {
             None => 1000,
             Some(Ok(ms)) if ms > 0 => ms,
-            Some(_) => return error(&format!("'{}' is not a positive number of ms", args[1])),
+            Some(_) => {
+                return error(&format!(
+                    "'{}' is not a positive number of ms",
+                    excerpt(args[1])
+                ));
+            }
         };
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
-            Err(e) => return error(&format!("can't read '{path}': {e}")),
+            Err(e) => return error(&format!("can't read '{}': {e}", excerpt(path))),
         };
         let (mut solved, mut total) = (0, 0);
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -476,6 +530,32 @@ impl Uci {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn args(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn a_command_line_is_commands_or_a_usage_error() {
+        let ok = |words: &[&str]| Uci::command_line(&args(words)).unwrap();
+        assert_eq!(ok(&["bench", "8"]), ["bench 8"]);
+        assert_eq!(
+            ok(&["position startpos", "go depth 3"]),
+            ["position startpos", "go depth 3"]
+        );
+        assert_eq!(ok(&[""]), [""]);
+        for bad in [
+            &["--bogus"][..],
+            &["bogus", "8"],
+            &["position startpos", "gox 3"],
+        ] {
+            let e = Uci::command_line(&args(bad)).unwrap_err();
+            assert!(e.contains("unknown command or option"), "{e}");
+        }
+        let long = "-".repeat(100_000);
+        let e = Uci::command_line(&args(&[&long])).unwrap_err();
+        assert!(e.len() < 300, "{e}");
+    }
 
     #[test]
     fn input_lines_lose_their_line_end_and_keep_every_other_byte() {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use log::debug;
 use shakmaty::CastlingMode;
 
-use super::{Uci, error, send};
+use super::{Uci, error, excerpt, send};
 use crate::nnue::{self, Network};
 #[cfg(feature = "tune")]
 use crate::params;
@@ -319,7 +319,7 @@ impl Uci {
         let name = name_tokens.join(" ");
         let spec = all_options()
             .find(|o| o.name.eq_ignore_ascii_case(&name))
-            .ok_or(format!("unknown option '{name}'"))?;
+            .ok_or_else(|| format!("unknown option '{}'", excerpt(&name)))?;
         if self.engine.is_searching() {
             return Err(format!(
                 "option '{}' can't change while searching",
@@ -330,10 +330,9 @@ impl Uci {
         match spec.kind {
             OptionKind::Spin { min, max, .. } => {
                 let v = value.ok_or(format!("option '{}' needs a value", spec.name))?;
-                let n: i64 = v
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("option '{}': '{v}' is not a number", spec.name))?;
+                let n: i64 = v.trim().parse().map_err(|_| {
+                    format!("option '{}': '{}' is not a number", spec.name, excerpt(&v))
+                })?;
                 if n < min || n > max {
                     return Err(format!(
                         "option '{}': {n} is out of range {min}..{max}",
@@ -349,8 +348,9 @@ impl Uci {
                     "false" => false,
                     _ => {
                         return Err(format!(
-                            "option '{}': '{v}' is not true or false",
-                            spec.name
+                            "option '{}': '{}' is not true or false",
+                            spec.name,
+                            excerpt(&v)
                         ));
                     }
                 };

@@ -17,6 +17,7 @@ use shakmaty::{
     Role,
 };
 
+use crate::channel::excerpt;
 use crate::position::Position;
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -43,7 +44,7 @@ pub(super) fn read(args: &[&str], mode: CastlingMode) -> Setup {
         Some((&"fen", fen)) if !fen.is_empty() => read_fen(&fen.join(" "), mode, &mut notes),
         _ => Err(format!(
             "expected 'position startpos|fen <fen> [moves ...]', got 'position {}'",
-            args.join(" ")
+            excerpt(&args.join(" "))
         )),
     };
     let mut position = match start {
@@ -81,7 +82,7 @@ fn read_fen(text: &str, mode: CastlingMode, notes: &mut Vec<String>) -> Result<P
     let text = text.trim();
     let fen: Fen = text
         .parse()
-        .map_err(|e| format!("invalid FEN '{text}': {e}"))?;
+        .map_err(|e| format!("invalid FEN '{}': {e}", excerpt(text)))?;
     let mut mode = mode;
     if mode == CastlingMode::Standard && is_chess960(&fen, castling_field(text)) {
         notes.push(format!(
@@ -101,7 +102,7 @@ fn read_fen(text: &str, mode: CastlingMode, notes: &mut Vec<String>) -> Result<P
         .or_else(PositionError::ignore_too_much_material)
         .or_else(PositionError::ignore_invalid_ep_square)
         .or_else(PositionError::ignore_invalid_castling_rights)
-        .map_err(|e| format!("impossible position '{text}': {e}"))?;
+        .map_err(|e| format!("impossible position '{}': {e}", excerpt(text)))?;
     let kept = Fen::from_position(&board, EnPassantMode::Legal).to_string();
     let (given, read) = (castling_field(text), castling_field(&kept));
     if fen.as_setup().castling_rights != shakmaty::Position::castles(&board).castling_rights() {
