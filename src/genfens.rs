@@ -3,7 +3,7 @@
 //! <None|Books/file.epd> [extra]" "quit"` and reads each `info string
 //! genfens <FEN>` line as an opening for the fastchess games it plays.
 //!
-//! An opening is `datagen`'s: 8 random legal plies from the start position
+//! An opening is 8 random legal plies from the start position
 //! (or 2 from a random position of the book, whose lines are openings
 //! already), kept only if the side to move has a legal move and a 2,000-node
 //! search scores it within ±1,000 cp (one side far ahead teaches little
@@ -23,10 +23,11 @@ use crate::search::SearchMemory;
 use crate::selfplay::{self, MAX_OPENING_SCORE, NodeBudget};
 use crate::tt::TranspositionTable;
 
-/// Each opening's search has a table of its own, as each datagen thread.
+/// Each opening's search has a table of its own, as small as a datagen
+/// thread's.
 const HASH_MB: usize = 2;
 
-/// Random plies from the start position (datagen's default).
+/// Random plies from the start position.
 const START_PLIES: usize = 8;
 /// Random plies from a book position.
 const BOOK_PLIES: usize = 2;

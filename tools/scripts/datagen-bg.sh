@@ -10,8 +10,8 @@
 #               one src/nnue/mod.rs embeds)
 #        DATA   the data folder (default ../data)
 #
-# Take a new seed every start (docs/evaluation.md, "Data for the next net",
-# lists those used) and stop with `kill $(cat DATA/datagen.pid)`.
+# Take a new seed every start (nets/data.tsv lists those used) and stop
+# with `kill $(cat DATA/datagen.pid)`.
 set -euo pipefail
 SEED=${1:?usage: datagen-bg.sh SEED}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
