@@ -201,13 +201,10 @@ fn run_search(flags: &Flags, mut request: SearchRequest, tt: &TranspositionTable
     let start = request.received;
     // A weakened search: one thread (its node budget needs no helpers, and
     // one thread repeats itself for a given seed) ranking the candidate
-    // lines, within the level's node budget.
+    // lines (`SearchRequest::lines`), within the level's node budget.
     if let Some(s) = &request.strength {
         s.level.restrict(&mut request.limits);
         request.threads = 1;
-        if s.level.chooses() {
-            request.multipv = request.multipv.max(s.level.lines);
-        }
         debug!("strength: {s:?}");
     }
     let turn = request.position.turn();
@@ -261,7 +258,7 @@ fn run_search(flags: &Flags, mut request: SearchRequest, tt: &TranspositionTable
         let mut results = vec![searcher.iterate()];
         let lines = request.strength.as_ref().map(|_| {
             let ranked = searcher.root_moves();
-            ranked[..request.multipv.min(ranked.len())].to_vec()
+            ranked[..request.lines().min(ranked.len())].to_vec()
         });
         memories.push(searcher.into_memory());
         flags.control.stop.limit_reached();
@@ -276,7 +273,7 @@ fn run_search(flags: &Flags, mut request: SearchRequest, tt: &TranspositionTable
             }
         }
         // MultiPV lines are the main thread's: it alone ranked them.
-        let chosen = if request.multipv > 1 {
+        let chosen = if request.lines() > 1 {
             0
         } else {
             best_thread(&results)
@@ -287,8 +284,10 @@ fn run_search(flags: &Flags, mut request: SearchRequest, tt: &TranspositionTable
             report_played_line(&setup, &result, nodes);
             result.ponder = result.pv.get(1).copied();
         }
-        // A weakened search reported several lines, the last not the best;
-        // the played move's comes last, whichever it is.
+        // A weakened search plays one of its lines and reports it last (as
+        // `multipv 1`, as a search of one line does): where it chose among
+        // several, the only line it reports; where it didn't, its budget
+        // may have stopped an iteration that changed the best move.
         if let (Some(s), Some(lines)) = (&request.strength, &lines)
             && result.best.is_some()
         {
@@ -345,9 +344,9 @@ fn play_weaker(strength: &Strength, lines: &[RootMove], result: &mut SearchResul
 }
 
 /// The move played is not the main thread's best line (the Lazy SMP vote
-/// chose a helper's move), or the search reported lines that end with
-/// another (a weakened search): the last `info` line before `bestmove` is
-/// the played move's, so that a GUI shows its line and score.
+/// chose a helper's move), or a weakened search played it (its candidate
+/// lines are not reported): the last `info` line before `bestmove` is the
+/// played move's, so that a GUI shows its line and score.
 fn report_played_line(setup: &SearchSetup, result: &SearchResult, nodes: u64) {
     let position = &setup.request.position;
     let pv: Vec<String> = result.pv.iter().map(|m| position.uci(*m)).collect();

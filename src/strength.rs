@@ -9,7 +9,8 @@
 //!   times it); the clock's time budget applies as always, so a limited
 //!   search can only finish sooner;
 //! - it ranks a few root moves (MultiPV lines, whatever `MultiPV` says;
-//!   all of them are reported): `CANDIDATE_LINES` from Stockfish's range
+//!   only the line it plays is reported, as `multipv 1`, once it has
+//!   chosen): `CANDIDATE_LINES` from Stockfish's range
 //!   up, more for the beginners' levels below it, unless its weakness is 0
 //!   (the top levels: the node budget alone weakens, and one line costs
 //!   less than four);

@@ -1537,31 +1537,58 @@ fn limited_strength_plays_legal_moves_at_one_millisecond() {
     }
 }
 
-/// Weak levels rank four lines to choose among, the beginners' more; the
-/// top levels (weakness 0) search one, as at full strength.
+/// A weakened search ranks several lines to choose among (the library's
+/// `a_weakened_search_ranks_its_candidate_lines` counts them), and reports
+/// only the one it plays, as `multipv 1`: before, every candidate was
+/// reported at every depth (up to 12 lines at 600) and then the played
+/// line again as a second `multipv 1`. The top levels (weakness 0) choose
+/// nothing and report as a search at full strength does.
 #[test]
-fn weak_levels_choose_among_lines_and_the_top_searches_one() {
+fn a_weakened_search_reports_only_the_line_it_plays() {
     let mode = CastlingMode::Standard;
-    let pos = position(KIWIPETE, &[], mode);
-    for (elo, lines) in [
-        (MIN_ELO, 12),
-        (DEFAULT_ELO, 4),
-        (2000, 4),
-        (2300, 4),
-        (2600, 4),
-        (2700, 2),
-        (MAX_ELO, 1),
+    for (elo, chooses) in [
+        (MIN_ELO, true),
+        (1500, true),
+        (2000, true),
+        (2700, true),
+        (MAX_ELO, false),
     ] {
         let mut e = limited_engine(elo, 5);
-        e.send(&format!("position fen {KIWIPETE}"));
-        let out = e.go("go movetime 300");
-        out.check(&pos, mode);
-        let most = out
-            .values("multipv")
-            .map(|v| v.parse::<usize>().unwrap())
-            .max();
-        assert_eq!(most, Some(lines), "at {elo}: {:?}", out.lines);
+        for (fen, go) in [
+            (KIWIPETE, "go movetime 300"),
+            (START_FEN, "go depth 5"),
+            (MATE_IN_TWO, "go depth 5"),
+        ] {
+            let pos = position(fen, &[], mode);
+            e.send(&format!("position fen {fen}"));
+            let out = e.go(go);
+            out.check(&pos, mode);
+            check_last_info_is_the_move_played(&out);
+            let numbers: Vec<String> = out.values("multipv").collect();
+            assert!(
+                numbers.iter().all(|n| n == "1"),
+                "at {elo}, '{go}': {:?}",
+                out.lines
+            );
+            if chooses {
+                assert_eq!(numbers.len(), 1, "at {elo}, '{go}': {:?}", out.lines);
+            }
+        }
     }
+    // MultiPV asks for lines; a weakened search still shows the one it
+    // plays.
+    let mut e = limited_engine(1500, 7);
+    e.expect_silent("setoption name MultiPV value 3");
+    e.send(&format!("position fen {KIWIPETE}"));
+    let out = e.go("go depth 5");
+    out.check(&position(KIWIPETE, &[], mode), mode);
+    check_last_info_is_the_move_played(&out);
+    assert_eq!(
+        out.values("multipv").collect::<Vec<_>>(),
+        ["1"],
+        "{:?}",
+        out.lines
+    );
 }
 
 #[test]
@@ -2147,7 +2174,8 @@ fn skill_level_plays_the_elo_tables_levels() {
     let mut e = Engine::new();
     e.expect_silent("setoption name StrengthSeed value 3");
     e.send(&format!("position fen {KIWIPETE}"));
-    // Skill Level 0: the weakest UCI_Elo, twelve candidate lines.
+    // Skill Level 0: the weakest UCI_Elo, whose budget (16 nodes) ends the
+    // search with its first iteration; it reports only the line it plays.
     e.expect_silent("setoption name Skill Level value 0");
     let out = e.go("go wtime 60000 btime 60000");
     out.check(&pos, mode);
@@ -2157,11 +2185,24 @@ fn skill_level_plays_the_elo_tables_levels() {
             .map(|v| v.parse::<usize>().unwrap())
             .max()
     };
-    assert_eq!(most(&out), Some(12), "{:?}", out.lines);
-    // UCI_LimitStrength's UCI_Elo comes first.
+    assert_eq!(most(&out), Some(1), "{:?}", out.lines);
+    assert_eq!(
+        out.values("depth").collect::<Vec<_>>(),
+        ["1"],
+        "{:?}",
+        out.lines
+    );
+    let weakest = final_nodes(&out);
+    // UCI_LimitStrength's UCI_Elo comes first: 2000's budget, 15,100 nodes.
     e.expect_silent("setoption name UCI_LimitStrength value true");
     e.expect_silent("setoption name UCI_Elo value 2000");
-    assert_eq!(most(&e.go("go wtime 60000 btime 60000")), Some(4));
+    let out = e.go("go wtime 60000 btime 60000");
+    assert_eq!(most(&out), Some(1), "{:?}", out.lines);
+    assert!(
+        final_nodes(&out) >= 15_100 && weakest < 15_100,
+        "{weakest} nodes at Skill Level 0, then {:?}",
+        out.lines
+    );
     // Skill Level 20 is full strength: one line, searched to the limit.
     e.expect_silent("setoption name UCI_LimitStrength value false");
     e.expect_silent("setoption name Skill Level value 20");

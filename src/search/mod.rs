@@ -179,6 +179,21 @@ impl SearchRequest {
             strength: None,
         }
     }
+
+    /// Does the search choose its move among candidate lines (a weakened
+    /// search, `strength`) rather than play its best line?
+    pub fn chooses_line(&self) -> bool {
+        self.strength.as_ref().is_some_and(|s| s.level.chooses())
+    }
+
+    /// The root lines the search ranks: `multipv`, or the level's
+    /// candidate lines where a weakened search chooses among more.
+    pub fn lines(&self) -> usize {
+        match &self.strength {
+            Some(s) if s.level.chooses() => self.multipv.max(s.level.lines),
+            _ => self.multipv,
+        }
+    }
 }
 
 /// What the threads of one search share: the request, the engine's table

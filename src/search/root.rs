@@ -96,7 +96,7 @@ impl Searcher<'_> {
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
-        let multipv = self.setup.request.multipv.clamp(1, self.root_moves.len());
+        let multipv = self.setup.request.lines().clamp(1, self.root_moves.len());
         // Helpers start one ply deeper on odd threads so that the threads
         // don't all search the same tree in lockstep.
         let first_depth = 1 + (self.thread_id as u32 & 1).min(max_depth - 1);
@@ -142,7 +142,10 @@ impl Searcher<'_> {
             }
             self.completed_depth = depth;
             self.has_move_to_play = true;
-            if self.verbose() {
+            // A search that chooses among its lines (a weakened one) reports
+            // only the line it plays, once it has chosen (`engine`): the
+            // candidates are not lines the user asked for.
+            if self.verbose() && !self.setup.request.chooses_line() {
                 for i in 0..multipv {
                     self.report(depth, i, "");
                 }
@@ -217,7 +220,7 @@ impl Searcher<'_> {
     /// and a bound would stand in the list beside exact lines as if it
     /// were one.
     fn report_bound(&self, depth: u32, bound: &str) {
-        if self.verbose() && self.setup.request.multipv == 1 && self.setup.elapsed() >= BOUNDS_AFTER
+        if self.verbose() && self.setup.request.lines() == 1 && self.setup.elapsed() >= BOUNDS_AFTER
         {
             self.report(depth, self.pv_index, bound);
         }
@@ -396,7 +399,7 @@ impl Searcher<'_> {
     fn soft_nodes_spent(&self) -> bool {
         let limits = &self.setup.request.limits;
         self.thread_id == 0
-            && self.setup.request.multipv == 1
+            && self.setup.request.lines() == 1
             && !limits.finish_iteration
             && limits.soft_nodes.is_some_and(|n| self.nodes >= n)
     }

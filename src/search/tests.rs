@@ -36,6 +36,46 @@ fn mated_and_stalemated_positions() {
     assert_eq!(r.score, DRAW);
 }
 
+/// A weakened search that chooses ranks its level's candidate lines (or
+/// MultiPV's, if more), each with a score of its own; one that doesn't
+/// (weakness 0) ranks MultiPV's.
+#[test]
+fn a_weakened_search_ranks_its_candidate_lines() {
+    use crate::strength::{Level, Strength};
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    for (elo, multipv, lines) in [
+        (600, 1, 12),
+        (1350, 1, 4),
+        (1350, 6, 6),
+        (2700, 1, 2),
+        (2800, 1, 1),
+        (2800, 3, 3),
+    ] {
+        let control = Control::default();
+        let tt = TranspositionTable::new(1).unwrap();
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let request = SearchRequest {
+            multipv,
+            strength: Some(Strength {
+                level: Level::for_elo(elo),
+                seed: 1,
+            }),
+            ..SearchRequest::new(pos, Limits::depth(3))
+        };
+        assert_eq!(request.lines(), lines, "at {elo}");
+        assert_eq!(request.chooses_line(), elo < 2800, "at {elo}");
+        let setup = SearchSetup::quiet(&request, &control, &tt);
+        let mut searcher = Searcher::new(&setup, 0);
+        searcher.iterate();
+        let ranked = searcher.root_moves();
+        assert!(
+            ranked[..lines].iter().all(|rm| rm.score > -INFINITY),
+            "at {elo}: {:?}",
+            &ranked[..lines]
+        );
+    }
+}
+
 #[test]
 fn wins_hanging_queen() {
     let r = search_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", 3);
