@@ -9,6 +9,11 @@
 //!   no move; a `ponder` move is legal after it;
 //! - the engine never dies and keeps answering `isready`.
 //!
+//! Lines are bytes, not always text: some hold bytes that are not UTF-8
+//! (a GUI passes on a Latin-1 folder name), NULs or a `\r` before the
+//! line end, and some are very long (up to 100 KB); bad bytes also spoil
+//! `position` move lists and `go` parameters.
+//!
 //! The expected position of each `position` line is known by construction:
 //! the fuzzer plays random legal moves with shakmaty and then spoils the
 //! line in a known way (an illegal move at a known place, castling rights
@@ -57,10 +62,76 @@ const CHESS960: &[&str] = &[
     "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w CAca - 0 1",
     "nrbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKRN w GBgb - 0 1",
 ];
-/// Words that are not UCI.
+/// Words that are not UCI. U+FFFD stands for bytes that are not UTF-8:
+/// `wire` sends each as such bytes (which the engine reads as U+FFFD).
 const JUNK: &[&str] = &[
-    "wibble", "x", "-", "0", "1.5", "é", "go", "position", "", "moves",
+    "wibble",
+    "x",
+    "-",
+    "0",
+    "1.5",
+    "é",
+    "go",
+    "position",
+    "",
+    "moves",
+    "\u{fffd}",
+    "\0",
+    "\0\0\0",
+    "\u{fffd}\u{fffd}x",
 ];
+
+/// Byte sequences that are not UTF-8: a Latin-1 letter, a cut two-byte
+/// character, a continuation byte alone, an encoded surrogate, bytes that
+/// never occur.
+const NOT_UTF8: &[&[u8]] = &[b"\xe9", b"\xc3", b"\x80", b"\xed\xa0\x80", b"\xff\xfe"];
+
+/// `line` as bytes to send: each U+FFFD becomes one of `NOT_UTF8`.
+fn wire(line: &str, rng: &mut Rng) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(line.len());
+    for c in line.chars() {
+        if c == '\u{fffd}' {
+            bytes.extend_from_slice(NOT_UTF8[rng.below(NOT_UTF8.len())]);
+        } else {
+            let mut buf = [0; 4];
+            bytes.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        }
+    }
+    bytes
+}
+
+/// A junk line of bytes: any byte but the line end (NULs, `\r`, bytes
+/// that are not UTF-8), or a very long line.
+fn junk_bytes(rng: &mut Rng) -> Vec<u8> {
+    if rng.chance(70) {
+        return (0..rng.below(60))
+            .map(|_| {
+                loop {
+                    let b = rng.below(256) as u8;
+                    if b != b'\n' {
+                        break b;
+                    }
+                }
+            })
+            .collect();
+    }
+    let len = 1000 + rng.below(100_000);
+    match rng.below(4) {
+        0 => vec![b'x'; len],
+        1 => (0..len).map(|_| b' ' + rng.below(95) as u8).collect(),
+        2 => {
+            let mut line = b"setoption name ".to_vec();
+            line.extend((0..len).map(|_| b'a' + rng.below(26) as u8));
+            line.extend_from_slice(b" value 1");
+            line
+        }
+        _ => {
+            let mut line = b"wibble".to_vec();
+            line.extend(std::iter::repeat_n(b'\0', len));
+            line
+        }
+    }
+}
 
 /// xorshift64*: the same lines for the same seed.
 struct Rng(u64);
@@ -159,7 +230,16 @@ fn position_line(rng: &mut Rng) -> (String, Option<Board>) {
     if rng.chance(25) {
         let at = rng.below(moves.len() + 1);
         let bad = rng
-            .pick(&["e2e5", "a1a1", "zz", "e7e8q", "h1h9", "0000"])
+            .pick(&[
+                "e2e5",
+                "a1a1",
+                "zz",
+                "e7e8q",
+                "h1h9",
+                "0000",
+                "e2\u{fffd}",
+                "\0",
+            ])
             .to_string();
         shown.insert(at, bad.clone());
         let mut replay: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
@@ -278,8 +358,22 @@ impl Engine {
     }
 
     fn send(&mut self, line: &str) {
-        self.remember(format!("<< {line}"));
-        writeln!(self.stdin, "{line}").expect("the engine reads its input");
+        self.send_bytes(line.as_bytes());
+    }
+
+    /// Sends one line of bytes, as they are, and its line end.
+    fn send_bytes(&mut self, line: &[u8]) {
+        let mut shown: String = String::from_utf8_lossy(line).chars().take(200).collect();
+        if line.len() > shown.len() {
+            shown = format!("{shown:?}... ({} bytes)", line.len());
+        } else if std::str::from_utf8(line).is_err() || line.contains(&0) {
+            shown = format!("{shown:?} (bytes)");
+        }
+        self.remember(format!("<< {shown}"));
+        self.stdin
+            .write_all(line)
+            .and_then(|()| self.stdin.write_all(b"\n"))
+            .expect("the engine reads its input");
     }
 
     fn context(&self) -> String {
@@ -422,6 +516,7 @@ fn every_go_gets_one_legal_bestmove() {
     });
     let begun = Instant::now();
     let mut gos = 0;
+    let (mut not_utf8, mut with_nul, mut long) = (0, 0, 0);
     for sent in 0..lines {
         let kind = rng.below(100);
         let junk = kind >= 90;
@@ -462,26 +557,41 @@ fn every_go_gets_one_legal_bestmove() {
             87 => format!("go perft {}", rng.pick(&["1", "2", "x", "-1"])),
             88 => "d".to_string(),
             89 => "eval".to_string(),
-            90..=94 => rng.pick(JUNK).to_string(),
-            _ => {
+            90..=93 => rng.pick(JUNK).to_string(),
+            94..=95 => {
                 // Random bytes of printable ASCII.
                 (0..rng.below(30))
                     .map(|_| (b' ' + rng.below(95) as u8) as char)
                     .collect()
             }
+            96 => "setoption name SyzygyPath value /no/such/folder/Jos\u{fffd}".to_string(),
+            // Bytes, sent below as they are.
+            _ => String::new(),
+        };
+        let mut bytes = if kind >= 97 {
+            junk_bytes(&mut rng)
+        } else {
+            wire(&line, &mut rng)
         };
         // A junk line that happens to read as a command the fuzzer tracks
         // (`go`, `position`) or one that would end or stall the run is
-        // not junk: only the generators above send those.
-        let line = match line.split_whitespace().next() {
-            Some("go" | "position" | "quit" | "bench" | "solve" | "genfens")
-                if !(line.starts_with("go ") || line.starts_with("position")) || junk =>
-            {
-                "wibble".to_string()
-            }
-            _ => line,
-        };
-        engine.send(&line);
+        // not junk: only the generators above send those. (`isready`
+        // would answer out of turn.)
+        let text = String::from_utf8_lossy(&bytes);
+        if let Some("go" | "position" | "quit" | "bench" | "solve" | "genfens" | "isready") =
+            text.split_whitespace().next()
+            && (!(text.starts_with("go ") || text.starts_with("position")) || junk)
+        {
+            bytes = b"wibble".to_vec();
+        }
+        not_utf8 += usize::from(std::str::from_utf8(&bytes).is_err());
+        with_nul += usize::from(bytes.contains(&0));
+        long += usize::from(bytes.len() > 1000);
+        // Some lines end as Windows ends them.
+        if rng.chance(5) {
+            bytes.push(b'\r');
+        }
+        engine.send_bytes(&bytes);
         // Read what has come, without waiting; now and then wait for
         // `readyok`, so that searches also run while nothing is sent.
         while let Some(out) = engine.next_line(Duration::ZERO) {
@@ -515,7 +625,8 @@ fn every_go_gets_one_legal_bestmove() {
     assert!(status.success(), "exit status {status:?}");
     assert_eq!(answers.checked, gos);
     println!(
-        "fuzz: {lines} lines, {gos} go, {} bestmoves checked, 0 failures ({:.1} s)",
+        "fuzz: {lines} lines ({not_utf8} not UTF-8, {with_nul} with NUL, {long} over 1,000 \
+         bytes), {gos} go, {} bestmoves checked, 0 failures ({:.1} s)",
         answers.checked,
         begun.elapsed().as_secs_f64()
     );
