@@ -3,8 +3,8 @@
 //! 1. the hash move, tried before any move is generated (a cutoff on it, the
 //!    common case, costs no move generation at all);
 //! 2. the captures and promotions (`tactical_moves`): captures that don't
-//!    lose material (SEE) by MVV-LVA and capture history, and queen
-//!    promotions;
+//!    lose material (SEE), by victim, then capture history, then the
+//!    cheaper attacker (`capture_order`), and queen promotions;
 //! 3. the two killers and the counter-move, each checked to be legal here;
 //! 4. the quiet moves (`quiet_moves`), by history: generated and scored
 //!    only now, since most nodes that cut off do so before this stage;

@@ -99,52 +99,16 @@ struct Anchor {
 /// weakness (a test checks the whole mapping is monotone); between rows the
 /// node budget is interpolated geometrically and the weakness linearly.
 ///
-/// The rows were moved, pass by pass, toward the Elo they played at. Net 5
-/// plays each row some 80 Elo stronger than net 3 did, so the three lower
-/// rows were refitted with it (session 13): each moved to the net 3 row
-/// that had played about 80 Elo (1700: the measured 84) below its level,
-/// and the 2000 row then halfway toward the old one after (16,600, 63)
-/// scored -67. With net 5 they scored -21 at 1400, -17 at 1700 and -24 at
-/// 2000; with net 7 (embedded since) +42, +28 and +28, inside the band, so
-/// they stay. The 2300 row and the top are net 3's fit; replayed unchanged
-/// with net 8 (session 17) they scored -38 and +45, 2000 +38 and 1700 +17,
-/// inside the band. The top row is Lasker at full strength (one line, no
-/// choice, a budget no clock reaches): with net 3 it scored -169 +/- 91 Elo
-/// against Stockfish at 2600, -179 +/- 151 against it at 2850, and -21 +/-
-/// 59 (47.0%) against it at 2400; with net 8, +45 +/- 58 (56.5%) at 2400;
-/// with net 16 and the tuned search (0.4.0), +63 +/- 78 at 2600 (50
-/// games) and -38 +/- 55 (44.5%) at 2850, so the top moved from 2400 to
-/// 2700; with it the old rows played far above their numbers (1400:
-/// +111), so pass 10 (session 30) moved every row below the top down: to
-/// the old mapping's value 100 Elo below its level (2300: 80), then,
-/// where that missed, to where the two results' line crosses 50% (1400).
-/// Played with 0.4.0's search and net: 1400 +53, 1700 +24, 2000 -67 and
-/// 2300 +70 (these two at the band's edges). 2400 is a row of its own, so
-/// that refitting 2300 does not move it. Pass 11 (session 31) played 2500
-/// and 2600 on the line from 2400 to full strength: 2500 (weakness 26)
-/// scored -56, inside the band, and keeps that row; 2600 (weakness 13)
-/// -96. From 2500 up the clock, not the budget, ends the search, and a
-/// weakness this low picks a worse line only a few centipawns behind: what
-/// weakens these rows is mostly the four lines' cost in depth. So 2600
-/// keeps four lines and plays the best of them (weakness 1 never picks
-/// another), the strongest a four-line row can be: it scored -52, inside
-/// the band. 2000 then moved to where it had played (-67: between its row
-/// and 2300's, nodes geometrically, weakness linearly) and scored +45.
-///
-/// Pass 13 (session 43) played 1.1.0's full strength (net 19, the staged
-/// picker: some 50 Elo above 1.0.0 in self-play, 22 against Stockfish at
-/// a handicap) against Stockfish at 2800: +67 (59.5%), inside the band,
-/// so the top moved from 2700 to 2800 and 2700 became a row of its own:
-/// two lines, the best played (weakness 1), between 2600's four and full
-/// strength's one. Played as full strength with MultiPV 2 (what the row
-/// does at 10+0.1: weakness 1 never picks another line, and the clock
-/// ends the search long before its budget), it scored -10.4 +/- 57.1 (100
-/// games). Pass 14 (session 44) played 1.1.0's 2300 row: +38.4 +/- 61.5,
-/// inside the band (1.0.0 had played it at +70 +/- 61), so that row shows
-/// no sign of rising with full strength's 50 Elo; the others were not
-/// played again with net 19. Pass 15 (session 55) played 1.2.0's full
-/// strength (net 25) against Stockfish at 2800: -10.4 +/- 53.6 (48.5%),
-/// inside the band, so the top stays at 2800.
+/// A row stays while it scores within the band (50% ± 10%) against
+/// Stockfish at its Elo; one that misses moves toward where it played.
+/// The top row is Lasker at full strength (one line, no choice, a budget
+/// no clock reaches), placed where full strength scores inside the band.
+/// From 2500 up the clock, not the node budget, ends the search, and a
+/// weakness this low picks a worse line only a few centipawns behind:
+/// what weakens these rows is mostly the cost in depth of searching
+/// several lines, so 2600 searches four and 2700 two and both play the
+/// best (weakness 1 never picks another). Each row's matches, pass by
+/// pass, are in docs/strength.md's history.
 ///
 /// The three rows below 1350 are for beginners, below Stockfish's range:
 /// a search of a few dozen nodes that chooses among more lines with more

@@ -1,6 +1,6 @@
 //! Win, draw and loss chances from a score: what `UCI_ShowWDL` adds to the
-//! `info` lines. `lasker fit-wdl` (`learn::wdl_fit`) fits the model to
-//! Lasker's own self-play games.
+//! `info` lines. `lasker-tools fit-wdl` (the tools' `wdl_fit`) fits the
+//! model to Lasker's own self-play games.
 //!
 //! The model is the one Stockfish made common. With `v` the score in
 //! centipawns for the side to move and `m` the material on the board (pawn

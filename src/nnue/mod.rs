@@ -1,5 +1,5 @@
 //! The evaluation network (NNUE): `(768 x I -> W) x 2 perspectives -> N`
-//! with SCReLU, trained only on Lasker's own games (`learn::train`;
+//! with SCReLU, trained only on Lasker's own games (`lasker-tools train`;
 //! docs/evaluation.md). Its `Shape`: the number of input (king) buckets
 //! `I` (1, 4, 8 or 16: `features`), the hidden width `W` (a multiple of 16
 //! up to `MAX_HIDDEN`) and the number of output buckets `N` (1 or 8), all
