@@ -64,13 +64,18 @@ pub struct TbSettings {
     pub probe_limit: u32,
 }
 
+impl TbSettings {
+    /// What the `Syzygy*` options default to.
+    pub const DEFAULT: TbSettings = TbSettings {
+        probe_depth: 1,
+        fifty_move_rule: true,
+        probe_limit: MAX_PIECES,
+    };
+}
+
 impl Default for TbSettings {
     fn default() -> Self {
-        TbSettings {
-            probe_depth: 1,
-            fifty_move_rule: true,
-            probe_limit: MAX_PIECES,
-        }
+        TbSettings::DEFAULT
     }
 }
 

@@ -32,7 +32,7 @@ use crate::strength::{Level, Strength};
 use crate::tablebase::{Syzygy, Tables};
 use crate::tt::TranspositionTable;
 use go::GoCommand;
-use options::{DEFAULT_HASH_MB, Options};
+use options::Options;
 
 pub const ENGINE_NAME: &str = "Lasker";
 pub const ENGINE_AUTHOR: &str = "the Lasker developers";
@@ -105,16 +105,19 @@ impl Default for Uci {
 impl Uci {
     pub fn new() -> Self {
         let (done_tx, done_rx) = unbounded();
-        Uci {
-            options: Options::default(),
+        let mut uci = Uci {
+            options: Options::unset(),
             position: Some(Position::default()),
-            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB).expect("default hash table")),
+            // No table until `Hash`'s default sizes it.
+            tt: Arc::new(TranspositionTable::new(0).expect("a table of no entries")),
             tables: None,
             engine: Engine::new(),
             strength_seeds: Rng::from_entropy(),
             done_tx,
             done_rx,
-        }
+        };
+        uci.apply_option_defaults();
+        uci
     }
 
     fn castling_mode(&self) -> CastlingMode {

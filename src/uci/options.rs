@@ -19,234 +19,291 @@ use crate::strength;
 use crate::tablebase::{self, TbSettings};
 use crate::tt::TranspositionTable;
 
-#[derive(Clone, Copy, Debug)]
-enum OptionKind {
+/// What an option takes, with its default and range, and the setter that
+/// stores a value `setoption` has checked (and does what it takes: a
+/// table resized, a net loaded). Each kind's setter takes its own type, so
+/// no value reaches a setter unchecked.
+#[derive(Clone, Copy)]
+enum Kind {
     Spin {
         default: i64,
         min: i64,
         max: i64,
+        set: fn(&mut Uci, i64),
     },
     Check {
         default: bool,
+        set: fn(&mut Uci, bool),
     },
-    Button,
-    /// A free-text value (`type string`).
+    Button {
+        press: fn(&mut Uci),
+    },
+    /// A free-text value (`type string`); `<empty>` is the empty text.
     Text {
         default: &'static str,
+        set: fn(&mut Uci, &str) -> Result<(), String>,
     },
 }
 
-#[derive(Clone, Copy, Debug)]
-struct OptionSpec {
+/// One UCI option, declared once: `uci` lists it from here, `setoption`
+/// checks a value against its kind and range and hands it to the setter,
+/// and `Uci::new` applies every listed option's default, so that the
+/// defaults live here and nowhere else. README.md's table is checked
+/// against this one by a test.
+#[derive(Clone, Copy)]
+struct UciOption {
     name: &'static str,
-    kind: OptionKind,
+    kind: Kind,
 }
 
 /// Hash 0 searches without a table (for measurements).
-pub(super) const DEFAULT_HASH_MB: usize = 16;
+const DEFAULT_HASH_MB: i64 = 16;
 const MAX_HASH_MB: i64 = 1 << 20;
 const MAX_THREADS: i64 = 256;
 const MAX_MULTIPV: i64 = 256;
+/// `EvalFile`'s value for the net built into the binary.
+const EMBEDDED_NET_NAME: &str = "<embedded>";
+/// A string option's value for "none".
+const EMPTY: &str = "<empty>";
 
-const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
+const OPTIONS: &[UciOption] = &[
+    UciOption {
         name: "Hash",
-        kind: OptionKind::Spin {
-            default: DEFAULT_HASH_MB as i64,
+        kind: Kind::Spin {
+            default: DEFAULT_HASH_MB,
             min: 0,
             max: MAX_HASH_MB,
+            set: |uci, mb| {
+                if let Err(e) = uci.resize_hash(mb as usize) {
+                    error(&e);
+                }
+            },
         },
     },
-    OptionSpec {
+    UciOption {
         name: "Threads",
-        kind: OptionKind::Spin {
+        kind: Kind::Spin {
             default: 1,
             min: 1,
             max: MAX_THREADS,
+            set: |uci, n| uci.options.threads = n as usize,
         },
     },
-    OptionSpec {
+    UciOption {
         name: "Clear Hash",
-        kind: OptionKind::Button,
+        kind: Kind::Button {
+            press: Uci::forget_learned,
+        },
     },
-    OptionSpec {
+    UciOption {
         name: "Move Overhead",
-        kind: OptionKind::Spin {
+        kind: Kind::Spin {
             default: 30,
             min: 0,
             max: 5000,
+            set: |uci, ms| uci.options.move_overhead_ms = ms as u64,
         },
     },
-    OptionSpec {
+    UciOption {
         name: "MultiPV",
-        kind: OptionKind::Spin {
+        kind: Kind::Spin {
             default: 1,
             min: 1,
             max: MAX_MULTIPV,
+            set: |uci, n| uci.options.multipv = n as usize,
         },
     },
-    OptionSpec {
+    // GUIs send `go ponder` only where an engine lists it; pondering works
+    // whatever its value, so there is nothing to store.
+    UciOption {
         name: "Ponder",
-        kind: OptionKind::Check { default: false },
+        kind: Kind::Check {
+            default: false,
+            set: |_, _| {},
+        },
     },
-    OptionSpec {
+    UciOption {
         name: "UCI_Chess960",
-        kind: OptionKind::Check { default: false },
+        kind: Kind::Check {
+            default: false,
+            set: Uci::set_chess960,
+        },
     },
-    OptionSpec {
+    UciOption {
         name: "UCI_ShowWDL",
-        kind: OptionKind::Check { default: false },
+        kind: Kind::Check {
+            default: false,
+            set: |uci, on| uci.options.show_wdl = on,
+        },
     },
     // Playing below full strength (`strength`), named by the UCI
     // specification.
-    OptionSpec {
+    UciOption {
         name: "UCI_LimitStrength",
-        kind: OptionKind::Check { default: false },
+        kind: Kind::Check {
+            default: false,
+            set: |uci, on| uci.options.limit_strength = on,
+        },
     },
-    OptionSpec {
+    UciOption {
         name: "UCI_Elo",
-        kind: OptionKind::Spin {
+        kind: Kind::Spin {
             default: strength::DEFAULT_ELO,
             min: strength::MIN_ELO,
             max: strength::MAX_ELO,
+            set: |uci, elo| uci.options.uci_elo = elo,
         },
     },
     // Stockfish's option, which many apps and wrappers send: 0 is the
     // weakest `UCI_Elo`, 20 full strength (`strength::elo_for_skill`).
     // `UCI_LimitStrength` with its `UCI_Elo`, if on, comes first.
-    OptionSpec {
+    UciOption {
         name: "Skill Level",
-        kind: OptionKind::Spin {
+        kind: Kind::Spin {
             default: strength::MAX_SKILL,
             min: 0,
             max: strength::MAX_SKILL,
+            set: |uci, level| uci.options.skill_level = level,
         },
     },
     // Endgame tablebases, named as in other engines.
-    OptionSpec {
+    UciOption {
         name: "SyzygyPath",
-        kind: OptionKind::Text { default: "<empty>" },
-    },
-    OptionSpec {
-        name: "SyzygyProbeDepth",
-        kind: OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: 100,
+        kind: Kind::Text {
+            default: EMPTY,
+            set: |uci, path| {
+                uci.set_syzygy_path(path);
+                Ok(())
+            },
         },
     },
-    OptionSpec {
-        name: "Syzygy50MoveRule",
-        kind: OptionKind::Check { default: true },
+    UciOption {
+        name: "SyzygyProbeDepth",
+        kind: Kind::Spin {
+            default: TbSettings::DEFAULT.probe_depth as i64,
+            min: 1,
+            max: 100,
+            set: |uci, depth| uci.options.syzygy.probe_depth = depth as i32,
+        },
     },
-    OptionSpec {
+    UciOption {
+        name: "Syzygy50MoveRule",
+        kind: Kind::Check {
+            default: TbSettings::DEFAULT.fifty_move_rule,
+            set: |uci, on| uci.options.syzygy.fifty_move_rule = on,
+        },
+    },
+    UciOption {
         name: "SyzygyProbeLimit",
-        kind: OptionKind::Spin {
-            default: tablebase::MAX_PIECES as i64,
+        kind: Kind::Spin {
+            default: TbSettings::DEFAULT.probe_limit as i64,
             min: 0,
             max: tablebase::MAX_PIECES as i64,
+            set: |uci, pieces| uci.options.syzygy.probe_limit = pieces as u32,
         },
     },
     // Every line in and out, with its time, appended to this file
     // (Stockfish's name and meaning): what a GUI user sends with a bug
     // report, since GUIs hide stderr.
-    OptionSpec {
+    UciOption {
         name: "Debug Log File",
-        kind: OptionKind::Text { default: "<empty>" },
+        kind: Kind::Text {
+            default: EMPTY,
+            set: |_, path| crate::channel::set_debug_log((!path.is_empty()).then_some(path)),
+        },
     },
-    OptionSpec {
+    UciOption {
         name: "EvalFile",
-        kind: OptionKind::Text {
+        kind: Kind::Text {
             default: EMBEDDED_NET_NAME,
+            set: Uci::load_net,
         },
     },
 ];
-
-/// `EvalFile`'s value for the net built into the binary.
-const EMBEDDED_NET_NAME: &str = "<embedded>";
 
 /// Builds with `--features ablation` (for matches that measure what a
 /// search technique is worth) add `Disable`: a comma-separated list of the
 /// techniques to switch off, by the names `Techniques::names` gives.
 #[cfg(feature = "ablation")]
-const ABLATION_OPTIONS: &[OptionSpec] = &[OptionSpec {
+const ABLATION_OPTIONS: &[UciOption] = &[UciOption {
     name: "Disable",
-    kind: OptionKind::Text { default: "<empty>" },
+    kind: Kind::Text {
+        default: EMPTY,
+        set: |uci, names| {
+            uci.options.techniques = Techniques::all_but(names)?;
+            Ok(())
+        },
+    },
 }];
 #[cfg(not(feature = "ablation"))]
-const ABLATION_OPTIONS: &[OptionSpec] = &[];
-
-/// Builds with `--features tune` list every search parameter (`params`) as
-/// a spin option of its name and range, for a tuner (OpenBench's SPSA, or
-/// `tests/spsa`) to set.
-#[cfg(feature = "tune")]
-fn tune_options() -> impl Iterator<Item = OptionSpec> {
-    params::PARAMS.iter().map(|p| OptionSpec {
-        name: p.name,
-        kind: OptionKind::Spin {
-            default: i64::from(p.default),
-            min: i64::from(p.min),
-            max: i64::from(p.max),
-        },
-    })
-}
-#[cfg(not(feature = "tune"))]
-fn tune_options() -> impl Iterator<Item = OptionSpec> {
-    std::iter::empty()
-}
+const ABLATION_OPTIONS: &[UciOption] = &[];
 
 /// Options `setoption` takes that `uci` doesn't list, for tests: a GUI
 /// has no use for them. `StrengthSeed` seeds the generator that a
 /// weakened search (`UCI_LimitStrength`) chooses its moves with, so that a
-/// seed, a position and the same commands give the same moves.
-const HIDDEN_OPTIONS: &[OptionSpec] = &[OptionSpec {
+/// seed, a position and the same commands give the same moves; unset, the
+/// seeds come from entropy (its default is not applied).
+const HIDDEN_OPTIONS: &[UciOption] = &[UciOption {
     name: "StrengthSeed",
-    kind: OptionKind::Spin {
+    kind: Kind::Spin {
         default: 0,
         min: 0,
         max: i64::MAX,
+        set: |uci, seed| uci.strength_seeds = Rng::new(seed as u64),
     },
 }];
 
-/// The options `uci` lists.
-fn listed_options() -> impl Iterator<Item = OptionSpec> {
-    OPTIONS
-        .iter()
-        .chain(ABLATION_OPTIONS)
-        .copied()
-        .chain(tune_options())
-}
-
-/// Every option `setoption` takes.
-fn all_options() -> impl Iterator<Item = OptionSpec> {
-    listed_options().chain(HIDDEN_OPTIONS.iter().copied())
+/// The options `uci` lists and whose defaults `Uci::new` applies. Builds
+/// with `--features tune` list every search parameter (`params`) after
+/// them, declared in `params::PARAMS`.
+fn listed_options() -> impl Iterator<Item = &'static UciOption> {
+    OPTIONS.iter().chain(ABLATION_OPTIONS)
 }
 
 /// The `option name ...` lines that answer `uci`, one per option.
 pub(super) fn uci_lines() -> impl Iterator<Item = String> {
-    listed_options().map(|o| match o.kind {
-        OptionKind::Spin { default, min, max } => format!(
-            "option name {} type spin default {default} min {min} max {max}",
-            o.name
-        ),
-        OptionKind::Check { default } => {
+    let lines = listed_options().map(|o| match o.kind {
+        Kind::Spin {
+            default, min, max, ..
+        } => spin_line(o.name, default, min, max),
+        Kind::Check { default, .. } => {
             format!("option name {} type check default {default}", o.name)
         }
-        OptionKind::Button => format!("option name {} type button", o.name),
-        OptionKind::Text { default } => {
+        Kind::Button { .. } => format!("option name {} type button", o.name),
+        Kind::Text { default, .. } => {
             format!("option name {} type string default {default}", o.name)
         }
-    })
+    });
+    lines.chain(tune_lines())
 }
 
-/// Current option values.
+fn spin_line(name: &str, default: i64, min: i64, max: i64) -> String {
+    format!("option name {name} type spin default {default} min {min} max {max}")
+}
+
+#[cfg(feature = "tune")]
+fn tune_lines() -> impl Iterator<Item = String> {
+    params::PARAMS.iter().map(|p| {
+        spin_line(
+            p.name,
+            i64::from(p.default),
+            i64::from(p.min),
+            i64::from(p.max),
+        )
+    })
+}
+#[cfg(not(feature = "tune"))]
+fn tune_lines() -> impl Iterator<Item = String> {
+    std::iter::empty()
+}
+
+/// The current values of the options a search reads. Each field is set by
+/// its option's default in `Uci::new`, and by `setoption` after.
 #[derive(Clone, Debug)]
 pub(super) struct Options {
-    pub hash_mb: usize,
     pub threads: usize,
     pub move_overhead_ms: u64,
     pub multipv: usize,
-    pub ponder: bool,
     pub chess960: bool,
     /// `info` lines carry `wdl W D L` after the score.
     pub show_wdl: bool,
@@ -258,15 +315,30 @@ pub(super) struct Options {
     /// The search techniques in use: all of them, unless an ablation build
     /// switched some off.
     pub techniques: Techniques,
-    /// The net `EvalFile` names (the embedded one by default).
+    /// The net `EvalFile` names.
     pub net: Arc<Network>,
-    /// `SyzygyPath` as set (empty: no tablebases).
-    pub syzygy_path: String,
-    /// The other `Syzygy*` options.
+    /// The `Syzygy*` options but the path.
     pub syzygy: TbSettings,
 }
 
 impl Options {
+    /// Values for `Uci::new` to overwrite with the options' defaults.
+    pub fn unset() -> Options {
+        Options {
+            threads: 1,
+            move_overhead_ms: 0,
+            multipv: 1,
+            chess960: false,
+            show_wdl: false,
+            limit_strength: false,
+            uci_elo: 0,
+            skill_level: 0,
+            techniques: Techniques::ALL,
+            net: nnue::embedded(),
+            syzygy: TbSettings::DEFAULT,
+        }
+    }
+
     /// The `UCI_Elo` to play at, if below full strength: `UCI_Elo` where
     /// `UCI_LimitStrength` is on, else `Skill Level`'s below 20.
     pub fn playing_elo(&self) -> Option<i64> {
@@ -279,28 +351,28 @@ impl Options {
     }
 }
 
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
-            move_overhead_ms: 30,
-            multipv: 1,
-            ponder: false,
-            chess960: false,
-            show_wdl: false,
-            limit_strength: false,
-            uci_elo: strength::DEFAULT_ELO,
-            skill_level: strength::MAX_SKILL,
-            techniques: Techniques::ALL,
-            net: nnue::embedded(),
-            syzygy_path: String::new(),
-            syzygy: TbSettings::default(),
+impl Uci {
+    /// Sets every listed option to its default.
+    pub(super) fn apply_option_defaults(&mut self) {
+        for option in listed_options() {
+            let applied = match option.kind {
+                Kind::Spin { default, set, .. } => {
+                    set(self, default);
+                    Ok(())
+                }
+                Kind::Check { default, set } => {
+                    set(self, default);
+                    Ok(())
+                }
+                Kind::Button { .. } => Ok(()),
+                Kind::Text { default, set } => set(self, text_value(default)),
+            };
+            if let Err(e) = applied {
+                panic!("option {}: its default must apply: {e}", option.name);
+            }
         }
     }
-}
 
-impl Uci {
     pub(super) fn cmd_setoption(&mut self, args: &[&str]) {
         if let Err(e) = self.set_option(args) {
             error(&e);
@@ -317,97 +389,85 @@ impl Uci {
             None => (&args[1..], None),
         };
         let name = name_tokens.join(" ");
-        let spec = all_options()
+        let option = listed_options()
+            .chain(HIDDEN_OPTIONS)
             .find(|o| o.name.eq_ignore_ascii_case(&name))
-            .ok_or_else(|| format!("unknown option '{}'", excerpt(&name)))?;
-        if self.engine.is_searching() {
-            return Err(format!(
-                "option '{}' can't change while searching",
-                spec.name
-            ));
+            .copied();
+        #[cfg(feature = "tune")]
+        if option.is_none()
+            && let Some(param) = params::PARAMS
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(&name))
+        {
+            self.checked_idle(param.name)?;
+            let n = self.checked_spin(
+                param.name,
+                value,
+                i64::from(param.min),
+                i64::from(param.max),
+            )?;
+            return params::set(param.name, n as i32);
         }
-        self.engine.wait();
-        match spec.kind {
-            OptionKind::Spin { min, max, .. } => {
-                let v = value.ok_or(format!("option '{}' needs a value", spec.name))?;
-                let n: i64 = v.trim().parse().map_err(|_| {
-                    format!("option '{}': '{}' is not a number", spec.name, excerpt(&v))
-                })?;
-                if n < min || n > max {
-                    return Err(format!(
-                        "option '{}': {n} is out of range {min}..{max}",
-                        spec.name
-                    ));
-                }
-                self.apply_spin(spec.name, n)
+        let option = option.ok_or_else(|| format!("unknown option '{}'", excerpt(&name)))?;
+        self.checked_idle(option.name)?;
+        match option.kind {
+            Kind::Spin { min, max, set, .. } => {
+                let n = self.checked_spin(option.name, value, min, max)?;
+                set(self, n);
+                Ok(())
             }
-            OptionKind::Check { .. } => {
-                let v = value.ok_or(format!("option '{}' needs true or false", spec.name))?;
-                let b = match v.trim().to_ascii_lowercase().as_str() {
+            Kind::Check { set, .. } => {
+                let v = value.ok_or(format!("option '{}' needs true or false", option.name))?;
+                let on = match v.trim().to_ascii_lowercase().as_str() {
                     "true" => true,
                     "false" => false,
                     _ => {
                         return Err(format!(
                             "option '{}': '{}' is not true or false",
-                            spec.name,
+                            option.name,
                             excerpt(&v)
                         ));
                     }
                 };
-                match spec.name {
-                    "Ponder" => self.options.ponder = b,
-                    "UCI_Chess960" => self.set_chess960(b),
-                    "UCI_ShowWDL" => self.options.show_wdl = b,
-                    "UCI_LimitStrength" => self.options.limit_strength = b,
-                    "Syzygy50MoveRule" => self.options.syzygy.fifty_move_rule = b,
-                    _ => unreachable!("every check option is handled"),
-                }
+                set(self, on);
                 Ok(())
             }
-            OptionKind::Text { .. } => {
-                let v = value.unwrap_or_default();
-                let v = if v.trim() == "<empty>" { "" } else { v.trim() };
-                match spec.name {
-                    "Disable" => self.options.techniques = Techniques::all_but(v)?,
-                    "EvalFile" => self.load_net(v)?,
-                    "SyzygyPath" => self.set_syzygy_path(v),
-                    "Debug Log File" => {
-                        crate::channel::set_debug_log((!v.is_empty()).then_some(v))?
-                    }
-                    _ => unreachable!("every string option is handled"),
-                }
-                Ok(())
-            }
-            OptionKind::Button => {
-                debug!("{}: pressed", spec.name);
-                match spec.name {
-                    "Clear Hash" => self.forget_learned(),
-                    _ => unreachable!("every button is handled"),
-                }
+            Kind::Text { set, .. } => set(self, text_value(&value.unwrap_or_default())),
+            Kind::Button { press } => {
+                debug!("{}: pressed", option.name);
+                press(self);
                 Ok(())
             }
         }
     }
 
-    fn apply_spin(&mut self, name: &str, n: i64) -> Result<(), String> {
-        match name {
-            "Hash" => {
-                self.resize_hash(n as usize)?;
-                self.options.hash_mb = n as usize;
-            }
-            "Threads" => self.options.threads = n as usize,
-            "Move Overhead" => self.options.move_overhead_ms = n as u64,
-            "MultiPV" => self.options.multipv = n as usize,
-            "UCI_Elo" => self.options.uci_elo = n,
-            "Skill Level" => self.options.skill_level = n,
-            "StrengthSeed" => self.strength_seeds = Rng::new(n as u64),
-            "SyzygyProbeDepth" => self.options.syzygy.probe_depth = n as i32,
-            "SyzygyProbeLimit" => self.options.syzygy.probe_limit = n as u32,
-            #[cfg(feature = "tune")]
-            _ if params::find(name).is_some() => params::set(name, n as i32)?,
-            _ => unreachable!("every spin option is handled"),
+    /// Options change only between searches: a search holds the values
+    /// it started with.
+    fn checked_idle(&mut self, name: &str) -> Result<(), String> {
+        if self.engine.is_searching() {
+            return Err(format!("option '{name}' can't change while searching"));
         }
+        self.engine.wait();
         Ok(())
+    }
+
+    /// A spin option's value, parsed and checked against its range.
+    fn checked_spin(
+        &mut self,
+        name: &str,
+        value: Option<String>,
+        min: i64,
+        max: i64,
+    ) -> Result<i64, String> {
+        let v = value.ok_or(format!("option '{name}' needs a value"))?;
+        let n: i64 = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("option '{name}': '{}' is not a number", excerpt(&v)))?;
+        if n < min || n > max {
+            return Err(format!("option '{name}': {n} is out of range {min}..{max}"));
+        }
+        Ok(n)
     }
 
     /// Resizes the table in place (no search holds it now); if the memory
@@ -450,7 +510,6 @@ impl Uci {
     fn set_syzygy_path(&mut self, path: &str) {
         let loaded = tablebase::load(path);
         self.tables = loaded.tables.map(Arc::new);
-        self.options.syzygy_path = path.to_string();
         let count = loaded.errors.len();
         for (i, e) in loaded.errors.iter().enumerate() {
             if i + 1 == count && self.tables.is_none() {
@@ -479,6 +538,15 @@ impl Uci {
     }
 }
 
+/// A string option's value as its setter takes it: trimmed, `<empty>` as
+/// the empty text.
+fn text_value(value: &str) -> &str {
+    match value.trim() {
+        EMPTY => "",
+        v => v,
+    }
+}
+
 /// Where `EvalFile`'s `path` is: as given if it exists there (or is
 /// absolute), else beside the running binary if it is there.
 fn net_file(path: &Path) -> PathBuf {
@@ -490,4 +558,64 @@ fn net_file(path: &Path) -> PathBuf {
         .and_then(|exe| Some(exe.parent()?.join(path)))
         .filter(|beside| beside.exists())
         .unwrap_or_else(|| path.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// README.md's options table, row by row, says what `uci` lists: the
+    /// same options in the same order, with the same type, default and
+    /// range.
+    #[test]
+    fn readme_lists_the_options_as_uci_does() {
+        let readme = include_str!("../../README.md");
+        let section = readme
+            .split("## UCI options")
+            .nth(1)
+            .expect("README.md has a UCI options section");
+        let cell = |text: &str| text.trim().trim_matches('`').to_string();
+        let rows: Vec<[String; 4]> = section
+            .lines()
+            .skip_while(|line| !line.starts_with("| `"))
+            .take_while(|line| line.starts_with('|'))
+            .map(|line| {
+                let cells: Vec<&str> = line.split('|').collect();
+                [
+                    cell(cells[1]),
+                    cell(cells[2]),
+                    cell(cells[3]),
+                    cell(cells[4]),
+                ]
+            })
+            .collect();
+        let declared: Vec<[String; 4]> = OPTIONS
+            .iter()
+            .map(|o| {
+                let (kind, default, range) = match o.kind {
+                    Kind::Spin {
+                        default, min, max, ..
+                    } => ("spin", default.to_string(), format!("{min}–{max}")),
+                    Kind::Check { default, .. } => ("check", default.to_string(), String::new()),
+                    Kind::Button { .. } => ("button", String::new(), String::new()),
+                    Kind::Text { default, .. } => ("string", default.to_string(), String::new()),
+                };
+                [o.name.to_string(), kind.to_string(), default, range]
+            })
+            .collect();
+        assert_eq!(rows, declared);
+    }
+
+    /// A fresh engine holds every option's default.
+    #[test]
+    fn a_new_engine_holds_the_defaults() {
+        let uci = Uci::new();
+        assert_eq!(uci.tt.megabytes(), DEFAULT_HASH_MB as usize);
+        assert_eq!(uci.options.move_overhead_ms, 30);
+        assert_eq!(uci.options.uci_elo, strength::DEFAULT_ELO);
+        assert_eq!(uci.options.skill_level, strength::MAX_SKILL);
+        assert_eq!(uci.options.syzygy, TbSettings::DEFAULT);
+        assert!(Arc::ptr_eq(&uci.options.net, &nnue::embedded()));
+        assert!(uci.tables.is_none());
+    }
 }
