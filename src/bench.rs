@@ -79,11 +79,11 @@ pub fn run(depth: u32, techniques: Techniques, net: &Arc<Network>) -> BenchResul
         let mut searcher = Searcher::new(&setup, 0);
         let searching = Instant::now();
         setup_time += searching - start;
-        searcher.iterate();
+        let result = searcher.iterate();
         elapsed += searching.elapsed();
         nodes += searcher.nodes;
-        repetition_checks += searcher.pos.repetition_stats.checks;
-        repetition_early_exits += searcher.pos.repetition_stats.early_exits;
+        repetition_checks += result.stats.repetitions.checks;
+        repetition_early_exits += result.stats.repetitions.early_exits;
     }
     BenchResult {
         nodes,

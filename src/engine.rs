@@ -4,9 +4,10 @@
 //! threads (Lazy SMP: same root, shared table, no output), and when its own
 //! search ends it stops them, waits, and prints `bestmove`. Under `go
 //! infinite` and `go ponder` it holds `bestmove` back until `stop` or
-//! `ponderhit`, as the protocol requires.
+//! `ponderhit`, as the protocol requires. The search's phases live in one
+//! place, its `Control`'s `Lifecycle`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -44,15 +45,10 @@ pub fn send_bestmove(best: Option<&str>, ponder: Option<&str>) {
 #[derive(Debug)]
 pub struct SearchFinished;
 
+/// What the engine shares with its search thread.
 #[derive(Default)]
-struct Flags {
+struct Shared {
     control: Control,
-    /// Set just before `bestmove` is printed: a `go` that arrives after it
-    /// is a new search, not a second one.
-    finished: AtomicBool,
-    /// The running search ends without `stop` once it is no longer
-    /// pondering: it has a limit of its own (`Limits::ends_by_itself`).
-    ends_by_itself: AtomicBool,
     /// Each search thread's memory (histories, counter-moves, evaluation
     /// cache), kept from one move of a game to the next. Only a running
     /// search holds the lock (and `ucinewgame`, between searches).
@@ -60,9 +56,12 @@ struct Flags {
 }
 
 pub struct Engine {
-    flags: Arc<Flags>,
+    shared: Arc<Shared>,
     handle: Option<JoinHandle<()>>,
     started: Instant,
+    /// The running search ends without `stop` once it is no longer
+    /// pondering: it has a limit of its own (`Limits::ends_by_itself`).
+    ends_by_itself: bool,
 }
 
 impl Default for Engine {
@@ -74,18 +73,18 @@ impl Default for Engine {
 impl Engine {
     pub fn new() -> Self {
         Engine {
-            flags: Arc::new(Flags::default()),
+            shared: Arc::new(Shared::default()),
             handle: None,
             started: Instant::now(),
+            ends_by_itself: false,
         }
     }
 
     /// Is a search running that has neither printed `bestmove` nor been
     /// told to stop? (A stopped one ends in moments: callers just `wait`.)
     pub fn is_searching(&self) -> bool {
-        self.handle.is_some()
-            && !self.flags.finished.load(Ordering::SeqCst)
-            && !self.flags.control.stop.by_user()
+        let life = &self.shared.control.lifecycle;
+        self.handle.is_some() && !life.is_done() && !life.stopped_by_user()
     }
 
     /// Starts a search with the table `tt`. The caller has checked that
@@ -97,22 +96,20 @@ impl Engine {
         done: Sender<SearchFinished>,
     ) {
         self.wait();
-        let flags = Arc::clone(&self.flags);
-        flags.control.reset(request.limits.ponder);
-        flags.finished.store(false, Ordering::SeqCst);
+        let shared = Arc::clone(&self.shared);
+        shared.control.start(request.limits.ponder);
         // A weakened search has the level's node budget.
-        let ends = request.limits.ends_by_itself(request.position.turn())
+        self.ends_by_itself = request.limits.ends_by_itself(request.position.turn())
             || (request.strength.is_some() && !request.limits.infinite);
-        flags.ends_by_itself.store(ends, Ordering::SeqCst);
         self.started = request.received;
         let handle = thread::Builder::new()
             .name("search-0".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let result = run_search(&flags, request, &tt);
+                let result = run_search(&shared, request, &tt);
                 let best = result.best.map(|m| result.uci(m));
                 let ponder = result.ponder.map(|m| result.uci(m));
-                flags.finished.store(true, Ordering::SeqCst);
+                shared.control.lifecycle.finish();
                 send_bestmove(best.as_deref(), ponder.as_deref());
                 let _ = done.send(SearchFinished);
             })
@@ -123,7 +120,7 @@ impl Engine {
     /// A new game: what the search threads learned is forgotten.
     pub fn forget(&mut self) {
         self.wait();
-        self.flags
+        self.shared
             .memories
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -132,26 +129,24 @@ impl Engine {
 
     /// `stop`: end the search now; `bestmove` follows from the search thread.
     pub fn stop(&self) {
-        self.flags.control.stop.user_stop();
+        self.shared.control.lifecycle.user_stop();
     }
 
     /// `ponderhit` (read at `received`): the opponent played the expected
     /// move; from then on the normal time budget applies.
     pub fn ponderhit(&self, received: Instant) {
-        let c = &self.flags.control;
-        let now = received.saturating_duration_since(self.started).as_millis() as u64;
-        c.budget_origin_ms.store(now, Ordering::SeqCst);
-        c.pondering.store(false, Ordering::SeqCst);
+        let origin = received.saturating_duration_since(self.started);
+        self.shared.control.lifecycle.ponderhit(origin);
     }
 
     pub fn is_pondering(&self) -> bool {
-        self.is_searching() && self.flags.control.pondering.load(Ordering::SeqCst)
+        self.is_searching() && self.shared.control.lifecycle.pondering()
     }
 
     /// A search printed `bestmove`: join it, unless a newer one (started
     /// after that message was sent) is running.
     pub fn search_finished(&mut self) {
-        if self.handle.is_some() && self.flags.finished.load(Ordering::SeqCst) {
+        if self.handle.is_some() && self.shared.control.lifecycle.is_done() {
             self.wait();
         }
     }
@@ -163,8 +158,7 @@ impl Engine {
     /// a `bestmove` and the engine exits, instead of searching on for a
     /// GUI that is gone.
     pub fn finish_or_stop(&mut self) {
-        let pondering = self.flags.control.pondering.load(Ordering::SeqCst);
-        if pondering || !self.flags.ends_by_itself.load(Ordering::SeqCst) {
+        if self.shared.control.lifecycle.pondering() || !self.ends_by_itself {
             self.stop();
         }
         self.wait();
@@ -197,7 +191,7 @@ impl Outcome {
     }
 }
 
-fn run_search(flags: &Flags, mut request: SearchRequest, tt: &TranspositionTable) -> Outcome {
+fn run_search(shared: &Shared, mut request: SearchRequest, tt: &TranspositionTable) -> Outcome {
     let start = request.received;
     // A weakened search: one thread (its node budget needs no helpers, and
     // one thread repeats itself for a given seed) ranking the candidate
@@ -218,17 +212,16 @@ fn run_search(flags: &Flags, mut request: SearchRequest, tt: &TranspositionTable
         request.threads,
         ms(start.elapsed())
     );
-    let hold_bestmove = request.limits.infinite || request.limits.ponder;
     tt.new_search(request.position.piece_count());
     let setup = SearchSetup {
         request: &request,
-        control: &flags.control,
+        control: &shared.control,
         tt,
         budget,
         verbose: true,
         ranked_root: Default::default(),
     };
-    let mut memories = flags
+    let mut memories = shared
         .memories
         .lock()
         .unwrap_or_else(PoisonError::into_inner);
@@ -261,7 +254,7 @@ fn run_search(flags: &Flags, mut request: SearchRequest, tt: &TranspositionTable
             ranked[..request.lines().min(ranked.len())].to_vec()
         });
         memories.push(searcher.into_memory());
-        flags.control.stop.limit_reached();
+        shared.control.lifecycle.limit_reached();
         for h in helpers {
             match h.join() {
                 Ok((result, memory)) => {
@@ -304,14 +297,10 @@ fn run_search(flags: &Flags, mut request: SearchRequest, tt: &TranspositionTable
         );
         result
     });
-    // The protocol forbids `bestmove` before `stop` (infinite) or before
-    // `ponderhit`/`stop` (ponder), even if the search has nothing left to do.
-    while hold_bestmove
-        && !flags.control.stop.by_user()
-        && (request.limits.infinite || flags.control.pondering.load(Ordering::SeqCst))
-    {
-        thread::sleep(Duration::from_millis(1));
-    }
+    shared
+        .control
+        .lifecycle
+        .wait_for_release(request.limits.infinite);
     Outcome {
         position: request.position,
         result,
@@ -372,7 +361,7 @@ mod tests {
     use crate::timeman::Limits;
 
     fn memories_kept(engine: &Engine) -> usize {
-        engine.flags.memories.lock().unwrap().len()
+        engine.shared.memories.lock().unwrap().len()
     }
 
     #[test]

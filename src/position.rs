@@ -265,11 +265,34 @@ impl RepetitionTable {
     }
 }
 
-/// How often the repetition check was decided by the counter alone.
+/// What a repetition check found, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RepetitionCheck {
+    /// The counters proved the position new: no scan of the history.
+    New,
+    /// The history was scanned: a repetition that draws, or none.
+    Scanned { draw: bool },
+}
+
+impl RepetitionCheck {
+    pub fn is_draw(self) -> bool {
+        self == RepetitionCheck::Scanned { draw: true }
+    }
+}
+
+/// How often a search's repetition checks were decided by the counters
+/// alone.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct RepetitionStats {
     pub checks: u64,
     pub early_exits: u64,
+}
+
+impl RepetitionStats {
+    pub fn count(&mut self, check: RepetitionCheck) {
+        self.checks += 1;
+        self.early_exits += u64::from(check == RepetitionCheck::New);
+    }
 }
 
 /// Why a FEN or a move list was refused.
@@ -287,11 +310,13 @@ impl std::fmt::Display for SetupError {
     }
 }
 
+/// A game's positions as a stack of states, from the one the GUI set up
+/// (height 0) to the current one (`height() - 1`): the search makes and
+/// unmakes its moves on top (docs/code-map.md, "The three stacks").
 #[derive(Clone)]
 pub struct Position {
     stack: Vec<State>,
     repetitions: RepetitionTable,
-    pub repetition_stats: RepetitionStats,
     castling_mode: CastlingMode,
 }
 
@@ -318,7 +343,6 @@ impl Position {
                 last_move: None,
             }],
             repetitions,
-            repetition_stats: RepetitionStats::default(),
             castling_mode,
         }
     }
@@ -640,13 +664,13 @@ impl Position {
         });
     }
 
-    /// Takes back the last `make` or `make_null`.
+    /// Takes back the last `make` or `make_null`. There must be one: an
+    /// unmake past the base position is a bug in the caller, and stops it
+    /// here rather than leaving the counters and the stack apart.
     pub fn unmake(&mut self) {
-        debug_assert!(self.stack.len() > 1, "unmake past the base position");
-        if self.stack.len() > 1 {
-            let state = self.stack.pop().expect("checked above");
-            self.repetitions.remove(state.key);
-        }
+        assert!(self.stack.len() > 1, "unmake past the base position");
+        let state = self.stack.pop().expect("checked above");
+        self.repetitions.remove(state.key);
     }
 
     /// Is the current position a draw by repetition for the search?
@@ -655,15 +679,18 @@ impl Position {
     /// recurs inside the search tree is a draw at once (the side that could
     /// avoid it would), while one that only recurs before the root needs to
     /// have occurred twice already (three-fold).
-    pub fn is_repetition(&mut self, plies_from_root: usize) -> bool {
+    pub fn is_repetition(&self, plies_from_root: usize) -> bool {
+        self.check_repetition(plies_from_root).is_draw()
+    }
+
+    /// `is_repetition`, saying whether the counters alone decided it.
+    pub fn check_repetition(&self, plies_from_root: usize) -> RepetitionCheck {
         let state = self.top();
         let key = state.key;
         let reach = state.reversible_plies as usize;
-        self.repetition_stats.checks += 1;
         if self.repetitions.get(key) <= 1 {
             // No other position on the stack shares even the low key bits.
-            self.repetition_stats.early_exits += 1;
-            return false;
+            return RepetitionCheck::New;
         }
         let top = self.stack.len() - 1;
         let mut earlier = 0;
@@ -671,16 +698,16 @@ impl Position {
         while distance <= reach && distance <= top {
             if self.stack[top - distance].key == key {
                 if distance <= plies_from_root {
-                    return true;
+                    return RepetitionCheck::Scanned { draw: true };
                 }
                 earlier += 1;
                 if earlier >= 2 {
-                    return true;
+                    return RepetitionCheck::Scanned { draw: true };
                 }
             }
             distance += 2;
         }
-        false
+        RepetitionCheck::Scanned { draw: false }
     }
 
     /// Fifty-move rule: 100 plies without capture or pawn move, unless the
@@ -786,6 +813,15 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[should_panic(expected = "unmake past the base position")]
+    fn unmake_past_the_base_position_stops() {
+        let mut pos = Position::default();
+        pos.make_uci("e2e4").unwrap();
+        pos.unmake();
+        pos.unmake();
+    }
 
     /// A tiny deterministic generator so the random games repeat exactly.
     struct Rng(u64);
@@ -1005,9 +1041,7 @@ mod tests {
         }
         assert!(pos.is_repetition(0), "three-fold");
         pos.make_uci("e2e4").unwrap();
-        let before = pos.repetition_stats.early_exits;
-        assert!(!pos.is_repetition(0));
-        assert_eq!(pos.repetition_stats.early_exits, before + 1);
+        assert_eq!(pos.check_repetition(0), RepetitionCheck::New);
     }
 
     #[test]

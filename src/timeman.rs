@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use shakmaty::Color;
+use shakmaty::{Color, Move};
 
 use crate::params;
 
@@ -34,8 +34,8 @@ pub struct Limits {
     pub mate: Option<u32>,
     pub infinite: bool,
     pub ponder: bool,
-    /// Root moves to consider, in UCI notation (empty: all).
-    pub searchmoves: Vec<String>,
+    /// Root moves to consider, legal ones (empty: all).
+    pub searchmoves: Vec<Move>,
 }
 
 impl Limits {

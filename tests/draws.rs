@@ -5,7 +5,7 @@
 //! Every search here runs through `search`, which also checks that the
 //! search left the position at its root with consistent repetition counters.
 
-use lasker::position::{Position, REPETITION_TABLE_SIZE};
+use lasker::position::{Position, REPETITION_TABLE_SIZE, RepetitionCheck};
 use lasker::search::{
     Control, DRAW, MATE, SearchRequest, SearchResult, SearchSetup, Searcher, format_score,
 };
@@ -59,7 +59,10 @@ fn search_moves(fen: &str, history: &[&str], depth: u32, searchmoves: &[&str]) -
     let root_key = pos.key();
     let limits = Limits {
         depth: Some(depth),
-        searchmoves: searchmoves.iter().map(ToString::to_string).collect(),
+        searchmoves: searchmoves
+            .iter()
+            .map(|m| pos.clone().make_uci(m).expect("a legal searchmove"))
+            .collect(),
         ..Default::default()
     };
     let request = SearchRequest::new(pos, limits);
@@ -554,8 +557,8 @@ fn counters_are_consistent_after_searches() {
             history.len(),
             out.best_uci(),
             format_score(out.score()),
-            out.pos.repetition_stats.checks,
-            out.pos.repetition_stats.early_exits
+            out.result.stats.repetitions.checks,
+            out.result.stats.repetitions.early_exits
         );
     }
 }
@@ -633,15 +636,15 @@ fn random_make_null_unmake_keeps_counters_exact() {
             assert_eq!(pos.height(), shadow.len());
             // The counter's early exit must never hide a repetition.
             let plies_from_root = rng.below(pos.height());
-            let before = pos.repetition_stats;
-            let found = pos.is_repetition(plies_from_root);
+            let check = pos.check_repetition(plies_from_root);
+            let found = check.is_draw();
             assert_eq!(
                 found,
                 brute_force_repetition(&shadow, plies_from_root),
                 "{fen}: is_repetition({plies_from_root}) at step {step}, {}",
                 pos.fen()
             );
-            if pos.repetition_stats.early_exits == before.early_exits {
+            if check != RepetitionCheck::New {
                 scans += 1;
             }
             repeats_seen += usize::from(found);
@@ -700,17 +703,14 @@ fn null_move_cuts_the_repetition_chain() {
         2,
         "both occurrences are on the stack"
     );
-    let exits_before = pos.repetition_stats.early_exits;
     for plies_from_root in [0, 2, 4, 6, 100] {
-        assert!(
-            !pos.is_repetition(plies_from_root),
-            "a position from before the null move is not a repetition ({plies_from_root})"
+        assert_eq!(
+            pos.check_repetition(plies_from_root),
+            RepetitionCheck::Scanned { draw: false },
+            "a position from before the null move is not a repetition ({plies_from_root}), \
+             decided by the history scan, not the counter"
         );
     }
-    assert_eq!(
-        pos.repetition_stats.early_exits, exits_before,
-        "decided by the history scan, not the counter"
-    );
     assert!(pos.repetition_counts_consistent());
 
     // Repetitions entirely after the null move are still found.
@@ -744,7 +744,7 @@ fn counter_decides_almost_every_repetition_check() {
     let (mut checks, mut exits) = (0, 0);
     for fen in fens {
         let out = search_fen(fen, 7);
-        let stats = out.pos.repetition_stats;
+        let stats = out.result.stats.repetitions;
         let rate = stats.early_exits as f64 / stats.checks.max(1) as f64;
         println!(
             "{fen}: depth 7, nodes {}, repetition checks {}, early exits {} ({:.4})",

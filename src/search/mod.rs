@@ -15,6 +15,8 @@
 //! - `smp`: which thread's result a Lazy SMP search plays;
 //! - `stack`: what the search keeps for each ply of its path;
 //! - `info`: the `info` line of a root line;
+//! - `lifecycle`: a search's phases (pondering, searching, stopping, done),
+//!   shared with the UCI thread;
 //! - `techniques`: the switches of ablation experiments.
 //!
 //! This file holds what they share: what a search is asked
@@ -23,6 +25,7 @@
 //! (`Searcher`), and the table, node-counting and move helpers.
 
 mod info;
+mod lifecycle;
 mod negamax;
 mod pruning;
 mod quiescence;
@@ -31,7 +34,7 @@ mod smp;
 mod stack;
 mod techniques;
 
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -42,7 +45,7 @@ use crate::history::{
     ContinuationHistory, CorrectionHistory, CorrectionKeys, History, PieceTo, QuietContext,
 };
 use crate::nnue::Network;
-use crate::position::Position;
+use crate::position::{Position, RepetitionStats};
 use crate::strength::Strength;
 use crate::tablebase::{Syzygy, Wdl};
 use crate::timeman::{Limits, TimeBudget};
@@ -55,6 +58,7 @@ pub use crate::score::{
     DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND, TB_WIN_CP, format_score,
 };
 pub use info::LineInfo;
+pub use lifecycle::Lifecycle;
 pub use root::RankedRoot;
 pub use smp::best_thread;
 pub use techniques::Techniques;
@@ -65,53 +69,12 @@ const NO_EVAL: i32 = -INFINITY;
 /// How many nodes pass between looks at the clock.
 const CLOCK_CHECK_INTERVAL: u64 = 1024;
 
-/// Whether the threads of a search must stop, and who said so: the search
-/// itself (a limit: depth, nodes, time, or the main thread done) or the
-/// user (`stop`, `quit`). Only the user's stop ends an `infinite` or
-/// `ponder` search, whose `bestmove` waits for it.
-#[derive(Debug, Default)]
-pub struct StopFlag(AtomicU8);
-
-impl StopFlag {
-    const RUNNING: u8 = 0;
-    const LIMIT: u8 = 1;
-    const USER: u8 = 2;
-
-    /// A limit is reached: stop (a user's stop stays the user's).
-    pub fn limit_reached(&self) {
-        self.0.fetch_max(Self::LIMIT, Ordering::SeqCst);
-    }
-
-    /// The user said `stop` (or `quit`).
-    pub fn user_stop(&self) {
-        self.0.fetch_max(Self::USER, Ordering::SeqCst);
-    }
-
-    /// Must the threads stop? (Read at every node: relaxed.)
-    pub fn is_set(&self) -> bool {
-        self.0.load(Ordering::Relaxed) != Self::RUNNING
-    }
-
-    /// Did the user stop the search?
-    pub fn by_user(&self) -> bool {
-        self.0.load(Ordering::SeqCst) == Self::USER
-    }
-
-    fn clear(&self) {
-        self.0.store(Self::RUNNING, Ordering::SeqCst);
-    }
-}
-
-/// State shared by every thread of one search, set by `go`, `stop` and
-/// `ponderhit` from the UCI thread.
+/// State shared by every thread of one search and the UCI thread: its
+/// life cycle (`go`, `stop`, `ponderhit` and the search's own limits move
+/// it) and the counts its `info` lines report.
 #[derive(Debug, Default)]
 pub struct Control {
-    pub stop: StopFlag,
-    /// True while a `go ponder` has not yet been answered by `ponderhit`.
-    pub pondering: AtomicBool,
-    /// Milliseconds after the search started at which the time budget starts
-    /// counting (moved forward by `ponderhit`).
-    pub budget_origin_ms: AtomicU64,
+    pub lifecycle: Lifecycle,
     /// Nodes of all threads, published in batches.
     pub nodes: AtomicU64,
     /// Successful tablebase probes of all threads.
@@ -119,16 +82,15 @@ pub struct Control {
 }
 
 impl Control {
-    pub fn reset(&self, pondering: bool) {
-        self.stop.clear();
-        self.pondering.store(pondering, Ordering::SeqCst);
-        self.budget_origin_ms.store(0, Ordering::SeqCst);
+    /// A new search begins (on the opponent's time if `pondering`).
+    pub fn start(&self, pondering: bool) {
+        self.lifecycle.start(pondering);
         self.nodes.store(0, Ordering::SeqCst);
         self.tb_hits.store(0, Ordering::SeqCst);
     }
 
     pub fn stopped(&self) -> bool {
-        self.stop.is_set()
+        self.lifecycle.must_stop()
     }
 }
 
@@ -251,15 +213,15 @@ impl<'a> SearchSetup<'a> {
 
     /// Time counted against the budget (after `ponderhit` if pondering).
     fn budget_elapsed(&self) -> Duration {
-        let origin = Duration::from_millis(self.control.budget_origin_ms.load(Ordering::Relaxed));
-        self.elapsed().saturating_sub(origin)
+        self.elapsed()
+            .saturating_sub(self.control.lifecycle.budget_origin())
     }
 
     /// Has the search spent `limit` of its budget? Never while pondering:
     /// the budget counts from `ponderhit`.
     fn spent(&self, limit: Option<Duration>) -> bool {
         limit.is_some_and(|limit| {
-            !self.control.pondering.load(Ordering::Relaxed) && self.budget_elapsed() >= limit
+            !self.control.lifecycle.pondering() && self.budget_elapsed() >= limit
         })
     }
 
@@ -267,7 +229,7 @@ impl<'a> SearchSetup<'a> {
     /// pondering).
     fn time_to_hard_limit(&self) -> Option<Duration> {
         let maximum = self.budget.maximum?;
-        if self.control.pondering.load(Ordering::Relaxed) {
+        if self.control.lifecycle.pondering() {
             return None;
         }
         Some(maximum.saturating_sub(self.budget_elapsed()))
@@ -322,6 +284,7 @@ pub struct SearchStats {
     pub tb_probes: u64,
     pub tb_probe_time: Duration,
     pub tb_probes_skipped: u64,
+    pub repetitions: RepetitionStats,
 }
 
 /// What a search thread learns that stays true for the next move of the same
@@ -540,7 +503,7 @@ impl<'a> Searcher<'a> {
         {
             let all = setup.control.nodes.load(Ordering::Relaxed) + self.unpublished_nodes;
             if all >= limit {
-                setup.control.stop.limit_reached();
+                setup.control.lifecycle.limit_reached();
             }
         }
         if self.nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) {
@@ -556,7 +519,7 @@ impl<'a> Searcher<'a> {
     fn check_clock(&self) {
         let setup = self.setup;
         if self.thread_id == 0 && setup.spent(setup.budget.maximum) {
-            setup.control.stop.limit_reached();
+            setup.control.lifecycle.limit_reached();
         }
     }
 

@@ -392,7 +392,9 @@ impl Searcher<'_> {
     /// Draw by rule inside the search: fifty moves, repetition, or material
     /// that can't mate.
     fn is_draw(&mut self, ply: usize) -> bool {
-        if self.pos.is_repetition(ply) {
+        let repetition = self.pos.check_repetition(ply);
+        self.stats.repetitions.count(repetition);
+        if repetition.is_draw() {
             return true;
         }
         if self.pos.piece_count() <= 4 && self.pos.is_insufficient_material() {

@@ -40,7 +40,7 @@ impl Searcher<'_> {
         let wanted = &self.setup.request.limits.searchmoves;
         let mut moves: Vec<RootMove> = legal
             .into_iter()
-            .filter(|m| wanted.is_empty() || wanted.iter().any(|w| *w == self.pos.uci(*m)))
+            .filter(|m| wanted.is_empty() || wanted.contains(m))
             .map(|mv| RootMove {
                 mv,
                 score: -INFINITY,
@@ -294,7 +294,7 @@ impl Searcher<'_> {
     /// answers, which the caller handles.
     fn finish_early(&self) -> bool {
         if self.thread_id == 0 {
-            self.setup.control.stop.limit_reached();
+            self.setup.control.lifecycle.limit_reached();
         }
         true
     }

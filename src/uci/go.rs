@@ -7,6 +7,8 @@
 //! or not a number; each is named in an `info string`. A depth, mate
 //! distance or node count below 1 is the smallest search of its kind.
 
+use shakmaty::Move;
+
 use super::Uci;
 use crate::channel::excerpt;
 use crate::position::Position;
@@ -146,11 +148,10 @@ fn set_limit(limits: &mut Limits, key: &str, n: i64) {
 }
 
 /// `text` as a legal move in `position`, in the position's notation.
-fn legal_move(position: Option<&Position>, text: &str) -> Result<String, String> {
+fn legal_move(position: Option<&Position>, text: &str) -> Result<Move, String> {
     let position = position.ok_or(format!("'{}': no position to play it in", excerpt(text)))?;
     let mut probe = position.clone();
-    let m = probe.make_uci(text).map_err(|e| e.to_string())?;
-    Ok(position.uci(m))
+    probe.make_uci(text).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -184,7 +185,9 @@ mod tests {
         );
         assert_eq!(l.movetime, Some(50));
         assert!(l.infinite && l.ponder);
-        assert_eq!(l.searchmoves, ["e2e4", "d2d4"]);
+        let pos = Position::default();
+        let moves: Vec<String> = l.searchmoves.iter().map(|m| pos.uci(*m)).collect();
+        assert_eq!(moves, ["e2e4", "d2d4"]);
     }
 
     #[test]
@@ -228,7 +231,8 @@ mod tests {
     #[test]
     fn illegal_searchmoves_are_skipped() {
         let (l, skipped) = parse("searchmoves e2e5 zz g1f3 depth 2");
-        assert_eq!(l.searchmoves, ["g1f3"]);
+        let pos = Position::default();
+        assert_eq!(l.searchmoves, [pos.clone().make_uci("g1f3").unwrap()]);
         assert_eq!(l.depth, Some(2));
         assert_eq!(skipped.len(), 2, "{skipped:?}");
     }

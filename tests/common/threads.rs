@@ -62,7 +62,7 @@ pub fn search_threads(
                 .spawn_scoped(scope, move || {
                     let result = Searcher::new(setup, id).iterate();
                     if id == 0 {
-                        setup.control.stop.limit_reached();
+                        setup.control.lifecycle.limit_reached();
                     }
                     result
                 })
