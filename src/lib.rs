@@ -8,8 +8,9 @@
 //! chances of a score, for `UCI_ShowWDL`), and
 //! everything sits on `position`, the wrapper over
 //! shakmaty that keeps the incremental key and the repetition counters.
-//! `strength` (`UCI_LimitStrength`: the node budget and the choice among
-//! root moves of a weakened search) sits between `engine` and `search`.
+//! `strength` (`UCI_LimitStrength`: a level's node budget and its choice
+//! among root moves) sits below `search`, whose request carries a level,
+//! on `timeman` and `score`; `engine` applies it.
 //! `rng` is the one random generator (strength, openings, training).
 //! `params` (the search's tunable numbers: margins, depths, factors, with
 //! their ranges for SPSA) is a leaf that `search`, `history` and `timeman`
@@ -17,21 +18,25 @@
 //! `perft` and `bench` stand beside the search; so do `selfplay` (one
 //! move's search to a node budget, as data generation plays) and `genfens`
 //! (OpenBench's openings, which it asks of the engine). The tools that make
-//! and use training data (datagen, the formats, the trainer, the WDL fit)
-//! are a crate of their own, `tools/`, on this library.
+//! and use training data (datagen, the formats, the trainer, the WDL fit,
+//! the judge) are a crate of their own, `tools/`, on this library.
+//!
+//! Modules that neither the binary, the tools nor the tests and benches
+//! need are `pub(crate)`, so that the compiler reports what in them is
+//! unused.
 
 pub mod bench;
 pub mod build;
 pub mod channel;
 pub mod engine;
-pub mod epd;
-pub mod eval_cache;
-pub mod evaluator;
-pub mod genfens;
-pub mod history;
-pub mod huge_pages;
-pub mod movegen;
-pub mod movepick;
+pub(crate) mod epd;
+pub(crate) mod eval_cache;
+pub(crate) mod evaluator;
+pub(crate) mod genfens;
+pub(crate) mod history;
+pub(crate) mod huge_pages;
+pub(crate) mod movegen;
+pub(crate) mod movepick;
 pub mod nnue;
 pub mod params;
 pub mod perft;
@@ -39,9 +44,9 @@ pub mod position;
 pub mod rng;
 pub mod score;
 pub mod search;
-pub mod see;
+pub(crate) mod see;
 pub mod selfplay;
-pub mod strength;
+pub(crate) mod strength;
 pub mod tablebase;
 pub mod timeman;
 pub mod tt;

@@ -47,13 +47,6 @@ fn order_value(role: Role) -> i32 {
     }
 }
 
-/// MVV-LVA: victims dominate, the attacker breaks ties.
-pub fn mvv_lva(m: Move) -> i32 {
-    let victim = m.capture().map_or(0, order_value);
-    let attacker = order_value(m.role());
-    victim * 16 - attacker / 16
-}
-
 /// A quiet move: neither a capture nor a promotion.
 pub fn is_quiet(m: Move) -> bool {
     !m.is_capture() && m.promotion().is_none()

@@ -27,7 +27,9 @@ use crate::position::Position;
 /// cheaper.
 const MAX_UPDATE_PLIES: usize = 8;
 
-/// The entries, flat: entry `i` holds the key of its position (if any) and
+/// One entry per `Position` state, indexed as the position's stack is (by
+/// game height; docs/code-map.md, "The three stacks"), flat: entry `i`
+/// holds the key of its position (if any) and
 /// `2 * width` accumulator values from `i * 2 * width` on, White's
 /// perspective then Black's, `width` being the hidden width of the net they
 /// were computed with. The methods run generic over the width

@@ -45,8 +45,10 @@ impl Default for StackEntry {
     }
 }
 
-/// The entries of plies 0 to `MAX_PLY` (a child of the deepest node still
-/// has one), and the best line from each.
+/// The entries of plies 0 to `MAX_PLY` from the search root (a child of the
+/// deepest node still has one), and the best line from each. Ply `p` is
+/// the position at height `root + p` (docs/code-map.md, "The three
+/// stacks").
 pub(super) struct SearchStack {
     entries: Vec<StackEntry>,
     /// The best line found from each ply, its first move played there.

@@ -251,46 +251,30 @@ fn search_limits(fen: &str, limits: Limits) -> SearchResult {
     Searcher::new(&setup, 0).iterate()
 }
 
-/// With `finish_iteration`, the iteration running at the soft node limit
-/// searches every root move: the search walks the same tree as one to the
-/// depth it completed.
+/// Past the soft node limit, the iteration running ends once its best move
+/// has an exact score: fewer nodes than completing that iteration, and a
+/// real score (not a bound or -INFINITY) for a legal move. With
+/// `finish_iteration` it searches every root move instead: the same tree
+/// as a search to the depth it completed.
 #[test]
-fn soft_nodes_can_let_the_last_iteration_finish() {
+fn soft_nodes_end_the_last_iteration_at_a_scored_best_move_or_finish_it() {
     let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     for soft in [2_000, 5_000, 20_000] {
-        let finished = search_limits(
-            kiwipete,
-            Limits {
-                soft_nodes: Some(soft),
-                finish_iteration: true,
-                ..Limits::default()
-            },
-        );
-        assert!(finished.nodes >= soft);
+        let limits = |finish_iteration| Limits {
+            soft_nodes: Some(soft),
+            finish_iteration,
+            ..Limits::default()
+        };
+        let finished = search_limits(kiwipete, limits(true));
         let to_depth = search_fen(kiwipete, finished.depth);
+        assert!(finished.nodes >= soft);
         assert_eq!(
             (finished.nodes, finished.best, finished.score),
             (to_depth.nodes, to_depth.best, to_depth.score),
             "soft {soft}, depth {}",
             finished.depth
         );
-    }
-}
-
-/// Past the soft node limit, the iteration running ends once its best move
-/// has an exact score: fewer nodes than completing that iteration, and a
-/// real score (not a bound or -INFINITY) for a legal move.
-#[test]
-fn soft_nodes_end_the_last_iteration_at_a_scored_best_move() {
-    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    for soft in [2_000, 5_000, 20_000] {
-        let soft_search = search_limits(
-            kiwipete,
-            Limits {
-                soft_nodes: Some(soft),
-                ..Limits::default()
-            },
-        );
+        let soft_search = search_limits(kiwipete, limits(false));
         assert!(soft_search.nodes >= soft);
         let best = soft_search.best.expect("a legal move");
         let pos = Position::from_fen(kiwipete, CastlingMode::Standard).unwrap();
