@@ -10,9 +10,10 @@
 //!   evaluation read as an expected score, `sigmoid(eval / scale)`, and the
 //!   judge's, at the `scale` that fits the net best (printed beside it), so
 //!   that a net is not blamed for the unit of its centipawns;
-//! - its **rank correlation** (Spearman's) with the judge's expected
-//!   scores: whether it orders positions as the judge does, whatever the
-//!   scale.
+//! - its **rank correlation** (Spearman's) with Stockfish's centipawns:
+//!   whether it orders positions as the judge does, whatever the scale
+//!   (the centipawns rather than the expected scores, which Stockfish's
+//!   model saturates at 0 and 1 beyond a few hundred centipawns).
 //!
 //! A line of the set is `FEN;CP;W;D;L` (Stockfish's score and its win, draw
 //! and loss chances per mille, for the side to move); the file is gzip'd
@@ -40,6 +41,8 @@ pub const USAGE: &str = "usage: lasker-tools judge [--set FILE.txt.gz] NET|embed
 #[derive(Clone, Debug)]
 pub struct Judged {
     pub pos: Chess,
+    /// Stockfish's score in centipawns for the side to move.
+    pub cp: i32,
     /// The judge's expected score for the side to move, 0..1.
     pub target: f64,
 }
@@ -69,7 +72,7 @@ pub fn parse_set(reader: impl Read) -> Result<Vec<Judged>, String> {
         }
         let bad = |why: &str| format!("line {}: {why}: '{line}'", number + 1);
         let fields: Vec<&str> = line.split(';').collect();
-        let [fen, _cp, w, d, l] = fields[..] else {
+        let [fen, cp, w, d, l] = fields[..] else {
             return Err(bad("want FEN;CP;W;D;L"));
         };
         let pos = fen
@@ -77,6 +80,10 @@ pub fn parse_set(reader: impl Read) -> Result<Vec<Judged>, String> {
             .ok()
             .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).ok())
             .ok_or_else(|| bad("not a legal FEN"))?;
+        let cp = cp
+            .trim()
+            .parse::<i32>()
+            .map_err(|_| bad("CP is centipawns"))?;
         let per_mille = |s: &str| {
             s.trim()
                 .parse::<u32>()
@@ -87,7 +94,7 @@ pub fn parse_set(reader: impl Read) -> Result<Vec<Judged>, String> {
             return Err(bad("W + D + L must be 1000"));
         }
         let target = (f64::from(w) + f64::from(d) / 2.0) / 1000.0;
-        set.push(Judged { pos, target });
+        set.push(Judged { pos, cp, target });
     }
     Ok(set)
 }
@@ -108,10 +115,11 @@ pub fn judge(net: &Network, set: &[Judged]) -> Verdict {
             / set.len().max(1) as f64
     };
     let scale = minimise(loss_at, 50.0, 2_000.0);
+    let judge_cp: Vec<f64> = set.iter().map(|j| f64::from(j.cp)).collect();
     Verdict {
         loss: loss_at(scale),
         scale,
-        spearman: spearman(&evals, &targets),
+        spearman: spearman(&evals, &judge_cp),
     }
 }
 
@@ -248,9 +256,10 @@ mod tests {
                     .unwrap()
                     .into_position(CastlingMode::Standard)
                     .unwrap();
-                let eval = f64::from(net.evaluate_board(pos.board(), pos.turn()));
+                let eval = net.evaluate_board(pos.board(), pos.turn());
                 Judged {
-                    target: sigmoid(eval / scale),
+                    cp: eval,
+                    target: sigmoid(f64::from(eval) / scale),
                     pos,
                 }
             })
@@ -306,11 +315,13 @@ mod tests {
         let set = parse_set(good.as_bytes()).unwrap();
         assert_eq!(set.len(), 1);
         assert!((set[0].target - 0.675).abs() < 1e-12);
+        assert_eq!(set[0].cp, 150);
         for bad in [
             "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;150;400;550",
             "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;150;400;550;60",
             "not a fen;0;0;1000;0",
             "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;150;x;550;50",
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;many;400;550;50",
         ] {
             assert!(parse_set(bad.as_bytes()).is_err(), "{bad}");
         }
