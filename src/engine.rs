@@ -91,16 +91,23 @@ impl Engine {
     /// none is running.
     pub fn go(
         &mut self,
-        request: SearchRequest,
+        mut request: SearchRequest,
         tt: Arc<TranspositionTable>,
         done: Sender<SearchFinished>,
     ) {
         self.wait();
         let shared = Arc::clone(&self.shared);
         shared.control.start(request.limits.ponder);
-        // A weakened search has the level's node budget.
-        self.ends_by_itself = request.limits.ends_by_itself(request.position.turn())
-            || (request.strength.is_some() && !request.limits.infinite);
+        // A weakened search: one thread (its node budget needs no helpers,
+        // and one thread repeats itself for a given seed) ranking the
+        // candidate lines (`SearchRequest::lines`), within the level's node
+        // budget, which is a limit of its own like any other.
+        if let Some(s) = &request.strength {
+            s.level.restrict(&mut request.limits);
+            request.threads = 1;
+            debug!("strength: {s:?}");
+        }
+        self.ends_by_itself = request.limits.ends_by_itself(request.position.turn());
         self.started = request.received;
         let handle = thread::Builder::new()
             .name("search-0".into())
@@ -193,14 +200,6 @@ impl Outcome {
 
 fn run_search(shared: &Shared, mut request: SearchRequest, tt: &TranspositionTable) -> Outcome {
     let start = request.received;
-    // A weakened search: one thread (its node budget needs no helpers, and
-    // one thread repeats itself for a given seed) ranking the candidate
-    // lines (`SearchRequest::lines`), within the level's node budget.
-    if let Some(s) = &request.strength {
-        s.level.restrict(&mut request.limits);
-        request.threads = 1;
-        debug!("strength: {s:?}");
-    }
     let turn = request.position.turn();
     if request.position.board().legal_moves().len() == 1 {
         request.limits.shorten_for_forced_move(turn);
