@@ -24,6 +24,7 @@ use shakmaty::{Chess, Color, Move, Position as _};
 use super::pgn;
 use super::trainingdata::{self, ChessBoard};
 use super::viriformat::{self, Game};
+use lasker::rng::mix;
 use lasker::score::TB_WIN_BOUND;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,12 +100,6 @@ pub fn remove_duplicates(records: &mut Vec<ChessBoard>) -> usize {
 /// relative).
 fn board_hash(record: &ChessBoard) -> u64 {
     let pieces = u128::from_le_bytes(record.pcs);
-    let mix = |x: u64| {
-        // SplitMix64's finaliser: every input bit moves every output bit.
-        let x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        let x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        x ^ (x >> 31)
-    };
     mix(mix(mix(record.occ) ^ pieces as u64) ^ (pieces >> 64) as u64)
 }
 
