@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use shakmaty::{CastlingMode, Position as _};
+use shakmaty::CastlingMode;
 
 use crate::channel::excerpt;
 use crate::nnue::Network;
@@ -106,7 +106,7 @@ pub fn generate(
                 START_PLIES,
             ),
         };
-        if !play_random_plies(&mut pos, plies, &mut rng) {
+        if !selfplay::play_random_plies(&mut pos, plies, &mut rng) {
             continue;
         }
         tt.clear();
@@ -118,19 +118,6 @@ pub fn generate(
         found += 1;
     }
     Ok(())
-}
-
-/// Plays `plies` random legal moves; false if the game ends on the way or
-/// at the end.
-fn play_random_plies(pos: &mut Position, plies: usize, rng: &mut Rng) -> bool {
-    for _ in 0..plies {
-        let moves = pos.board().legal_moves();
-        if moves.is_empty() {
-            return false;
-        }
-        pos.make(moves[rng.below(moves.len())]);
-    }
-    !pos.board().legal_moves().is_empty()
 }
 
 /// The positions of an EPD (or FEN) book: the board, side, castling and en

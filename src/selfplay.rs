@@ -4,10 +4,11 @@
 
 use std::sync::Arc;
 
-use shakmaty::Move;
+use shakmaty::{Move, Position as _};
 
 use crate::nnue::Network;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::search::{Control, SearchMemory, SearchRequest, SearchSetup, Searcher};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
@@ -45,6 +46,20 @@ impl NodeBudget {
 /// An opening the first search scores beyond this is decided: data
 /// generation drops it, and so does `genfens`.
 pub const MAX_OPENING_SCORE: i32 = 1_000;
+
+/// Plays `plies` random legal moves, an opening's random start as data
+/// generation and `genfens` make it; false if the game ends on the way or
+/// at the end.
+pub fn play_random_plies(pos: &mut Position, plies: usize, rng: &mut Rng) -> bool {
+    for _ in 0..plies {
+        let moves = pos.board().legal_moves();
+        if moves.is_empty() {
+            return false;
+        }
+        pos.make(moves[rng.below(moves.len())]);
+    }
+    !pos.board().legal_moves().is_empty()
+}
 
 /// What one move's search found, with the position and memory handed back.
 pub struct MoveSearch {

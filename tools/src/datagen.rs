@@ -511,14 +511,7 @@ fn random_opening(config: &Config, rng: &mut Rng) -> Option<(Position, usize)> {
     };
     let (fewest, most) = config.random_plies;
     let plies = fewest + rng.below(most - fewest + 1);
-    for _ in 0..plies {
-        let moves = pos.board().legal_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        pos.make(moves[rng.below(moves.len())]);
-    }
-    (!pos.board().legal_moves().is_empty()).then_some((pos, plies))
+    selfplay::play_random_plies(&mut pos, plies, rng).then_some((pos, plies))
 }
 
 /// A double Fischer random start: each side's back rank one of Chess960's
