@@ -400,7 +400,7 @@ impl Uci {
                 .find(|p| p.name.eq_ignore_ascii_case(&name))
         {
             self.checked_idle(param.name)?;
-            let n = self.checked_spin(
+            let n = checked_spin(
                 param.name,
                 value,
                 i64::from(param.min),
@@ -412,7 +412,7 @@ impl Uci {
         self.checked_idle(option.name)?;
         match option.kind {
             Kind::Spin { min, max, set, .. } => {
-                let n = self.checked_spin(option.name, value, min, max)?;
+                let n = checked_spin(option.name, value, min, max)?;
                 set(self, n);
                 Ok(())
             }
@@ -449,25 +449,6 @@ impl Uci {
         }
         self.engine.wait();
         Ok(())
-    }
-
-    /// A spin option's value, parsed and checked against its range.
-    fn checked_spin(
-        &mut self,
-        name: &str,
-        value: Option<String>,
-        min: i64,
-        max: i64,
-    ) -> Result<i64, String> {
-        let v = value.ok_or(format!("option '{name}' needs a value"))?;
-        let n: i64 = v
-            .trim()
-            .parse()
-            .map_err(|_| format!("option '{name}': '{}' is not a number", excerpt(&v)))?;
-        if n < min || n > max {
-            return Err(format!("option '{name}': {n} is out of range {min}..{max}"));
-        }
-        Ok(n)
     }
 
     /// Resizes the table in place (no search holds it now); if the memory
@@ -536,6 +517,19 @@ impl Uci {
             self.position = Some(p);
         }
     }
+}
+
+/// A spin option's value, parsed and checked against its range.
+fn checked_spin(name: &str, value: Option<String>, min: i64, max: i64) -> Result<i64, String> {
+    let v = value.ok_or(format!("option '{name}' needs a value"))?;
+    let n: i64 = v
+        .trim()
+        .parse()
+        .map_err(|_| format!("option '{name}': '{}' is not a number", excerpt(&v)))?;
+    if n < min || n > max {
+        return Err(format!("option '{name}': {n} is out of range {min}..{max}"));
+    }
+    Ok(n)
 }
 
 /// A string option's value as its setter takes it: trimmed, `<empty>` as
