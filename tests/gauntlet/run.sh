@@ -15,12 +15,14 @@
 #        ONLY   opponents to play, comma-separated (default all)
 #        OUT    folder of the log and PGN (default ../data/gauntlet)
 #
+# Stop it with SIGTERM to this script: the games' engines end with it.
+# Runs in several sittings add up with tests/gauntlet/tally.py.
 # Install the pool first: bash ../shared/engines/build.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 shared=${SHARED:-$root/../shared}
-[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '2,18p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || { awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
 builds=()
 for build in "$@"; do builds+=(--engine "$(realpath "$build")"); done
 tc=${TC:-8+0.08}
@@ -31,7 +33,14 @@ name="$out/$(date -u +%Y%m%dT%H%M%S)-$(basename "$1")${2:+-vs-$(basename "$2")}-
 only=()
 [ -n "${ONLY:-}" ] && only=(--only "$ONLY")
 echo "gauntlet: log $name.log, games $name.pgn" >&2
-"$root/tools/scripts/paused.sh" python3 "$shared/tools/gauntlet.py" "${builds[@]}" \
+# The games run in a process group of their own: however they end (done,
+# or this script stopped by a signal), the group is ended with them, so no
+# engine outlives a stopped gauntlet.py to spin on the shared cores.
+setsid "$root/tools/scripts/paused.sh" python3 "$shared/tools/gauntlet.py" "${builds[@]}" \
     --opponents "$here/opponents.txt" "${only[@]}" --tc "$tc" --pairs "${PAIRS:-20}" \
     --seed "$seed" --concurrency 2 --openings "$shared/suites/openings_8moves_v3.epd" \
-    --pgn "$name.pgn" 2>&1 | tee "$name.log"
+    --pgn "$name.pgn" > >(tee "$name.log") 2>&1 &
+games=$!
+trap 'kill -TERM -- -$games 2>/dev/null' EXIT
+trap 'exit 143' TERM INT
+wait $games
