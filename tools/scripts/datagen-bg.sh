@@ -26,4 +26,10 @@ args=(datagen --out "$OUT" --threads 2 --seed "$SEED" --net embedded)
 echo "$(date -u +%FT%T) datagen start: $TOOLS ${args[*]}" >> "$DATA/ledger.txt"
 setsid nohup "$TOOLS" "${args[@]}" > "$DATA/datagen-s$SEED.log" 2>&1 < /dev/null &
 echo $! > "$DATA/datagen.pid"
+# setsid gives the job an autogroup of its own (Linux), and the scheduler
+# shares the cores between autogroups before it reads any nice value: a
+# plain `nice 19` job still took a core's worth from the judge's Stockfish.
+# The autogroup's own nice makes it yield to untimed work; timed games
+# still pause it (paused.sh).
+echo 19 > "/proc/$!/autogroup" 2>/dev/null || true
 echo "datagen seed $SEED: pid $!, $OUT"
