@@ -14,8 +14,11 @@ promotes) and its score is not a mate nor beyond 2,000 cp. A kept line is
 CP Stockfish's score in centipawns for the side to move, W D L its win, draw
 and loss chances per mille: the judge's target is (W + D/2) / 1000.
 
-  tools/judge/make_set.py --out part1.txt --positions 12000 --seed 1
-  (then: cat part*.txt | sort -u | shuf --random-source=<(yes) | gzip -9n > judge-set.txt.gz)
+  tools/judge/make_set.py --out part-s1.txt --positions 5670 --seed 1
+  (the committed set: parts s1, s2 and s3, the last two with --positions 7400;
+  then each position kept once, by its first four FEN fields, and sorted:
+  cat part-s*.txt | awk -F';' '{split($1, f, " "); k = f[1] f[2] f[3] f[4];
+      if (!(k in seen)) { seen[k] = 1; print } }' | LC_ALL=C sort | gzip -9n > judge-set.txt.gz)
 
 Needs python-chess and the pool (`bash ../shared/engines/build.sh`).
 """
