@@ -112,32 +112,33 @@ fn evaluations(net: &Network, set: &[Judged]) -> Vec<f64> {
 
 /// The net's figures on `set`.
 pub fn judge(net: &Network, set: &[Judged]) -> Verdict {
-    let evals = evaluations(net, set);
-    let loss_at = |scale: f64| {
-        evals
-            .iter()
-            .zip(set)
-            .map(|(e, j)| (sigmoid(e / scale) - j.target).powi(2))
-            .sum::<f64>()
-            / set.len().max(1) as f64
-    };
+    judge_evaluations(&evaluations(net, set), set)
+}
+
+/// The figures of a net whose evaluations of `set` are `evals`.
+fn judge_evaluations(evals: &[f64], set: &[Judged]) -> Verdict {
+    let loss_at =
+        |scale: f64| squared_errors(evals, set, scale).sum::<f64>() / set.len().max(1) as f64;
     let scale = minimise(loss_at, 50.0, 2_000.0);
     let judge_cp: Vec<f64> = set.iter().map(|j| f64::from(j.cp)).collect();
     Verdict {
         loss: loss_at(scale),
         scale,
-        spearman: spearman(&evals, &judge_cp),
+        spearman: spearman(evals, &judge_cp),
     }
 }
 
-/// Each position's squared error for the net read at `scale`: the terms
-/// whose mean is the loss.
-pub fn position_losses(net: &Network, set: &[Judged], scale: f64) -> Vec<f64> {
-    evaluations(net, set)
+/// Each position's squared error for evaluations read at `scale`: the
+/// terms whose mean is the loss.
+fn squared_errors<'a>(
+    evals: &'a [f64],
+    set: &'a [Judged],
+    scale: f64,
+) -> impl Iterator<Item = f64> + 'a {
+    evals
         .iter()
         .zip(set)
-        .map(|(e, j)| (sigmoid(e / scale) - j.target).powi(2))
-        .collect()
+        .map(move |(e, j)| (sigmoid(e / scale) - j.target).powi(2))
 }
 
 /// The mean of `a - b` position by position, and its 95% half-width: two
@@ -266,8 +267,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     ));
     let mut first: Option<Vec<f64>> = None;
     for (name, net) in &loaded {
-        let v = judge(net, &set);
-        let losses = position_losses(net, &set, v.scale);
+        let evals = evaluations(net, &set);
+        let v = judge_evaluations(&evals, &set);
+        let losses: Vec<f64> = squared_errors(&evals, &set, v.scale).collect();
         let against_first = match &first {
             None => String::new(),
             Some(base) => {
@@ -356,8 +358,9 @@ mod tests {
         assert_eq!(paired_difference(&[1.0], &[0.0]).1, f64::INFINITY);
         let net = nnue::embedded();
         let set = set_from(&net, &FENS, 340.0);
-        let v = judge(&net, &set);
-        let losses = position_losses(&net, &set, v.scale);
+        let evals = evaluations(&net, &set);
+        let v = judge_evaluations(&evals, &set);
+        let losses: Vec<f64> = squared_errors(&evals, &set, v.scale).collect();
         let mean = losses.iter().sum::<f64>() / losses.len() as f64;
         assert!((mean - v.loss).abs() < 1e-12);
     }
