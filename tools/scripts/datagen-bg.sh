@@ -6,8 +6,10 @@
 #
 #   tools/scripts/datagen-bg.sh SEED
 #   env: TOOLS  the lasker-tools binary (default DATA/lasker-tools)
-#        TAG    the embedded net's number, for the file name (default: the
-#               one src/nnue/mod.rs embeds)
+#        NET    the net that plays: a .nnue file, or `embedded` (default)
+#        TAG    the net's number, for the file name (default: the digits
+#               after "net" in NET's file name, or the net src/nnue/mod.rs
+#               embeds)
 #        DATA   the data folder (default ../data)
 #
 # Take a new seed every start (nets/data.tsv lists those used) and stop
@@ -17,11 +19,17 @@ SEED=${1:?usage: datagen-bg.sh SEED}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DATA=$(mkdir -p "${DATA:-$ROOT/../data}" && cd "${DATA:-$ROOT/../data}" && pwd)
 TOOLS=${TOOLS:-$DATA/lasker-tools}
-TAG=${TAG:-$(grep -o '"net[0-9]*-' "$ROOT/src/nnue/mod.rs" | head -1 | tr -dc 0-9)}
+NET=${NET:-embedded}
+if [ "$NET" = embedded ]; then
+    TAG=${TAG:-$(grep -o '"net[0-9]*-' "$ROOT/src/nnue/mod.rs" | head -1 | tr -dc 0-9)}
+else
+    NET=$(realpath "$NET")
+    TAG=${TAG:-$(basename "$NET" | grep -o '^net[0-9]*' | tr -dc 0-9)}
+fi
 SYZYGY=$ROOT/../shared/syzygy
 OUT=$DATA/net$TAG-s$SEED.vf
 [ -e "$OUT" ] && { echo "datagen-bg.sh: $OUT exists: take a new seed" >&2; exit 1; }
-args=(datagen --out "$OUT" --threads 2 --seed "$SEED" --net embedded)
+args=(datagen --out "$OUT" --threads 2 --seed "$SEED" --net "$NET")
 [ -d "$SYZYGY" ] && args+=(--syzygy "$SYZYGY")
 echo "$(date -u +%FT%T) datagen start: $TOOLS ${args[*]}" >> "$DATA/ledger.txt"
 setsid nohup "$TOOLS" "${args[@]}" > "$DATA/datagen-s$SEED.log" 2>&1 < /dev/null &
