@@ -39,5 +39,17 @@ echo $! > "$DATA/datagen.pid"
 # plain `nice 19` job still took a core's worth from the judge's Stockfish.
 # The autogroup's own nice makes it yield to untimed work; timed games
 # still pause it (paused.sh).
-echo 19 > "/proc/$!/autogroup" 2>/dev/null || true
-echo "datagen seed $SEED: pid $!, $OUT"
+# The job's autogroup is its own only once setsid has run in it: until
+# then /proc/PID/autogroup is this script's (and its caller's), which a
+# write would nice instead. So wait for it to differ.
+pid=$!
+mine=$(cut -d' ' -f1 /proc/self/autogroup 2>/dev/null || true)
+for _ in $(seq 50); do
+    group=$(cut -d' ' -f1 "/proc/$pid/autogroup" 2>/dev/null) || break
+    if [ "$group" != "$mine" ]; then
+        echo 19 > "/proc/$pid/autogroup"
+        break
+    fi
+    sleep 0.1
+done
+echo "datagen seed $SEED: pid $pid, $OUT"
