@@ -132,7 +132,7 @@ pub(crate) use by_width;
 /// (nets/README.md says how each net was made).
 macro_rules! embedded_name {
     () => {
-        "net25-512x8"
+        "net28-512x8"
     };
 }
 
