@@ -37,7 +37,7 @@ pub const TB_WIN_CP: i32 = 20_000;
 /// chance to win, as Stockfish's and the engines' that normalise mean: a
 /// GUI's graph, lichess-bot's resign and draw thresholds and a person read
 /// the score as theirs. The search and the table keep their own units.
-pub const NORMALISED_PAWN: i32 = 204;
+pub const NORMALISED_PAWN: i32 = 223;
 
 /// A search score in normalised centipawns (`NORMALISED_PAWN`), rounded
 /// half away from zero.

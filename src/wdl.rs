@@ -36,14 +36,14 @@ pub struct WdlModel {
     pub b: [f64; 4],
 }
 
-/// Fitted by `lasker-tools fit-wdl` on 2,288,357 positions (all within
-/// ±2,000 internal cp) of net 24's self-play (datagen seed 3038's first
-/// 28,000 games, 3,000 nodes a move; docs/evaluation.md, "Win, draw and
-/// loss"). Its `a` at 58 is `score::NORMALISED_PAWN`, the unit UCI prints
+/// Fitted by `lasker-tools fit-wdl` on 409,248 positions (all within
+/// ±2,000 internal cp) of net 28's self-play (datagen seed 4005's first
+/// 5,082 games, 5,000 soft nodes a move; docs/evaluation.md, "Win, draw
+/// and loss"). Its `a` at 58 is `score::NORMALISED_PAWN`, the unit UCI prints
 /// scores in.
 pub const MODEL: WdlModel = WdlModel {
-    a: [-353.924, 1065.151, -1238.238, 731.390],
-    b: [-63.972, -13.221, 202.601, 99.290],
+    a: [-260.026, 736.359, -827.573, 574.128],
+    b: [-175.974, 371.911, -131.962, 120.348],
 };
 
 /// Pawn 1, knight and bishop 3, rook 5, queen 9: both sides' together.
