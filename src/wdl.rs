@@ -39,8 +39,8 @@ pub struct WdlModel {
 /// Fitted by `lasker-tools fit-wdl` on 409,248 positions (all within
 /// ±2,000 internal cp) of net 28's self-play (datagen seed 4005's first
 /// 5,082 games, 5,000 soft nodes a move; docs/evaluation.md, "Win, draw
-/// and loss"). Its `a` at 58 is `score::NORMALISED_PAWN`, the unit UCI prints
-/// scores in.
+/// and loss"). Its `a` at 58 is `score::NORMALISED_PAWN`, the unit UCI
+/// prints scores in.
 pub const MODEL: WdlModel = WdlModel {
     a: [-260.026, 736.359, -827.573, 574.128],
     b: [-175.974, 371.911, -131.962, 120.348],
