@@ -38,10 +38,9 @@ use crate::timeman::Limits;
 
 /// `UCI_Elo`'s range on the scale it is calibrated against, Stockfish
 /// 15.1's `UCI_Elo` at 10+0.1: from that scale's bottom up to where
-/// Lasker's full strength lies on it (docs/strength.md: at full strength
-/// against Stockfish at 2800, 1.1.0 scored 59.5% and 1.2.0 48.5%, both
-/// inside the band; the scale itself ends at 2850). `MAX_ELO` is full
-/// strength.
+/// Lasker's full strength lies on it (docs/strength.md: every release's
+/// full strength since 1.1.0 scored inside the band against Stockfish at
+/// 2800; the scale itself ends at 2850). `MAX_ELO` is full strength.
 ///
 /// Below Stockfish's range (its bottom is 1350) the levels are for
 /// beginners, down to `MIN_ELO`, each calibrated against the level above
