@@ -110,11 +110,6 @@ fn evaluations(net: &Network, set: &[Judged]) -> Vec<f64> {
         .collect()
 }
 
-/// The net's figures on `set`.
-pub fn judge(net: &Network, set: &[Judged]) -> Verdict {
-    judge_evaluations(&evaluations(net, set), set)
-}
-
 /// The figures of a net whose evaluations of `set` are `evals`.
 fn judge_evaluations(evals: &[f64], set: &[Judged]) -> Verdict {
     let loss_at =
@@ -320,6 +315,11 @@ mod tests {
         "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1",
     ];
 
+    /// The net's figures on `set`.
+    fn judge(net: &Network, set: &[Judged]) -> Verdict {
+        judge_evaluations(&evaluations(net, set), set)
+    }
+
     /// A set made from the net's own evaluations: no loss at the scale it
     /// was made with, found by the fit, and ranks in full agreement; another
     /// net disagrees.
@@ -407,10 +407,10 @@ mod tests {
     }
 
     /// The committed set: at least 20,000 positions, every line good, and
-    /// the embedded net agrees with it as a trained net does (on it net 25
-    /// scores 0.0257 / 0.947 and net 16, the oldest of this shape, 0.0282 /
-    /// 0.942; net 1, from the first 0.64 M positions, 0.0442 / 0.898; a
-    /// broken set or judge would be near 0.25 / 0).
+    /// the embedded net agrees with it as a trained net does (the embedded
+    /// nets of this shape score 0.0248 to 0.0282 and 0.942 to 0.947 there;
+    /// net 1, from the first 0.64 M positions, 0.0442 / 0.898; a broken set
+    /// or judge would be near 0.25 / 0).
     #[test]
     fn the_committed_set_loads_and_judges_the_embedded_net() {
         let set = load_set(Path::new(DEFAULT_SET)).unwrap();

@@ -348,13 +348,15 @@ mod tests {
 
     #[test]
     fn scores_are_read_from_the_comment_formats_in_use() {
-        // Normalised pawns back to the search's units (223 a pawn).
-        assert_eq!(NORMALISED_PAWN, 223);
-        assert_eq!(parse_score("+0.35/12 0.123s"), Some(78));
-        assert_eq!(parse_score(" -1.20/14, 0.5s, 1234 nodes"), Some(-268));
-        assert_eq!(parse_score("+0.35"), Some(78));
-        assert_eq!(parse_score("-0.07 12/15 123 45678"), Some(-16));
+        // Normalised pawns back to the search's units, rounded half away
+        // from zero: whatever the unit, a pawn is NORMALISED_PAWN of them.
+        let units = |pawns: f64| Some((pawns * f64::from(NORMALISED_PAWN)).round() as i16);
+        assert_eq!(parse_score("+0.35/12 0.123s"), units(0.35));
+        assert_eq!(parse_score(" -1.20/14, 0.5s, 1234 nodes"), units(-1.2));
+        assert_eq!(parse_score("+0.35"), units(0.35));
+        assert_eq!(parse_score("-0.07 12/15 123 45678"), units(-0.07));
         assert_eq!(parse_score("+1.00"), Some(NORMALISED_PAWN as i16));
+        assert_eq!(parse_score("-2.00"), Some(-2 * NORMALISED_PAWN as i16));
         assert_eq!(parse_score("0.00/1 0s"), Some(0));
         assert_eq!(parse_score("+M5/20 0.1s"), Some((MATE - 9) as i16));
         assert_eq!(parse_score("-M3/20"), Some((6 - MATE) as i16));
