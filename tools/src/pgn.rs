@@ -346,15 +346,21 @@ mod tests {
         (games, summary)
     }
 
+    /// Normalised pawns in the search's units, rounded half away from
+    /// zero: whatever the unit, a pawn is NORMALISED_PAWN of them.
+    fn units(pawns: f64) -> i16 {
+        (pawns * f64::from(NORMALISED_PAWN)).round() as i16
+    }
+
     #[test]
     fn scores_are_read_from_the_comment_formats_in_use() {
-        // Normalised pawns back to the search's units, rounded half away
-        // from zero: whatever the unit, a pawn is NORMALISED_PAWN of them.
-        let units = |pawns: f64| Some((pawns * f64::from(NORMALISED_PAWN)).round() as i16);
-        assert_eq!(parse_score("+0.35/12 0.123s"), units(0.35));
-        assert_eq!(parse_score(" -1.20/14, 0.5s, 1234 nodes"), units(-1.2));
-        assert_eq!(parse_score("+0.35"), units(0.35));
-        assert_eq!(parse_score("-0.07 12/15 123 45678"), units(-0.07));
+        assert_eq!(parse_score("+0.35/12 0.123s"), Some(units(0.35)));
+        assert_eq!(
+            parse_score(" -1.20/14, 0.5s, 1234 nodes"),
+            Some(units(-1.2))
+        );
+        assert_eq!(parse_score("+0.35"), Some(units(0.35)));
+        assert_eq!(parse_score("-0.07 12/15 123 45678"), Some(units(-0.07)));
         assert_eq!(parse_score("+1.00"), Some(NORMALISED_PAWN as i16));
         assert_eq!(parse_score("-2.00"), Some(-2 * NORMALISED_PAWN as i16));
         assert_eq!(parse_score("0.00/1 0s"), Some(0));
@@ -400,10 +406,7 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         // The PGN's centipawns, in the search's units.
-        let s = |m: &str, cp: i32| {
-            let units = (f64::from(cp) / 100.0 * f64::from(NORMALISED_PAWN)).round();
-            (m.to_string(), units as i16)
-        };
+        let s = |m: &str, cp: i32| (m.to_string(), units(f64::from(cp) / 100.0));
         assert_eq!(
             uci(&games[0]),
             [s("g1f3", 30), s("b8c6", -25), s("f1b5", 41), s("a7a6", -38)]
